@@ -1,0 +1,195 @@
+/* The three handles: one implementation over the parameter table, and thin
+ * typed entry points generated for each handle. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const kind_names[] = { "", "topology", "workload", "pricing" };
+
+static int obj_new(tco_obj **out, int32_t kind, tco_error *err)
+{
+    if (!out)
+        return tco_fail(err, TCO_E_NULL, 0, "out must not be NULL");
+    tco_obj *o = calloc(1, sizeof *o);
+    if (!o)
+        return tco_fail(err, TCO_E_NOMEM, 0, "no memory for a %s handle", kind_names[kind]);
+    o->kind = kind;
+    for (int i = 0; i < IX_COUNT; i++) {
+        const param_row *r = &tco_params[i];
+        o->v[i] = r->def;
+        if (r->type == TCO_TYPE_TEXT)
+            strncpy(o->text[i], r->deftext, TCO_TEXT_MAX - 1);
+    }
+    *out = o;
+    return TCO_OK;
+}
+
+static int obj_clone(tco_obj **out, const tco_obj *src, int32_t kind, tco_error *err)
+{
+    if (!out || !src)
+        return tco_fail(err, TCO_E_NULL, 0, "%s must not be NULL", out ? "src" : "out");
+    tco_obj *o = malloc(sizeof *o);
+    if (!o)
+        return tco_fail(err, TCO_E_NOMEM, 0, "no memory for a %s handle", kind_names[kind]);
+    *o = *src;
+    o->frozen = 0;
+    *out = o;
+    return TCO_OK;
+}
+
+/* The row of key if it belongs to this handle, else NULL with err filled. */
+static const param_row *own_row(const tco_obj *o, int32_t key, int *ix, tco_error *err, int *rc)
+{
+    int i = param_index(key);
+    if (i < 0) {
+        *rc = tco_fail(err, TCO_E_UNKNOWN_PARAM, key, "no parameter has key %d", (int)key);
+        return NULL;
+    }
+    const param_row *r = &tco_params[i];
+    if (r->handle != o->kind) {
+        *rc = tco_fail(err, TCO_E_WRONG_HANDLE, key, "%s belongs to the %s, not the %s", r->name,
+                       kind_names[r->handle], kind_names[o->kind]);
+        return NULL;
+    }
+    *ix = i;
+    return r;
+}
+
+static int obj_set(tco_obj *o, int32_t key, double value, tco_error *err)
+{
+    int ix, rc;
+    const param_row *r = own_row(o, key, &ix, err, &rc);
+    if (!r)
+        return rc;
+    if (o->frozen)
+        return tco_fail(err, TCO_E_FROZEN, key, "the %s is frozen: %s cannot change (clone it to edit a copy)",
+                        kind_names[o->kind], r->name);
+    if ((rc = param_check(r, value, err)) != TCO_OK)
+        return rc;
+    o->v[ix] = value;
+    return TCO_OK;
+}
+
+static int obj_set_text(tco_obj *o, int32_t key, const char *text, tco_error *err)
+{
+    if (!text)
+        return tco_fail(err, TCO_E_NULL, key, "text must not be NULL");
+    int ix, rc;
+    const param_row *r = own_row(o, key, &ix, err, &rc);
+    if (!r)
+        return rc;
+    if (o->frozen)
+        return tco_fail(err, TCO_E_FROZEN, key, "the %s is frozen: %s cannot change (clone it to edit a copy)",
+                        kind_names[o->kind], r->name);
+    if (r->type == TCO_TYPE_CHOICE) {
+        double v;
+        if (choice_find(r->choices, text, &v) != 0) {
+            char list[256];
+            return tco_fail(err, TCO_E_RANGE, key, "%s = \"%.64s\" is not a choice: allowed %s",
+                            r->name, text, choice_list(r->choices, list, sizeof list));
+        }
+        o->v[ix] = v;
+        return TCO_OK;
+    }
+    if (r->type != TCO_TYPE_TEXT)
+        return tco_fail(err, TCO_E_TYPE, key, "%s is a number (%s %s): set it with a number", r->name,
+                        r->description, r->unit);
+    size_t n = strlen(text);
+    if (n >= TCO_TEXT_MAX)
+        return tco_fail(err, TCO_E_RANGE, key, "%s is %zu bytes long: allowed 0 to %d", r->name, n,
+                        TCO_TEXT_MAX - 1);
+    memcpy(o->text[ix], text, n + 1);
+    return TCO_OK;
+}
+
+static int obj_get(const tco_obj *o, int32_t key, double *value, tco_error *err)
+{
+    if (!value)
+        return tco_fail(err, TCO_E_NULL, key, "value must not be NULL");
+    int ix, rc;
+    const param_row *r = own_row(o, key, &ix, err, &rc);
+    if (!r)
+        return rc;
+    if (r->type == TCO_TYPE_TEXT)
+        return tco_fail(err, TCO_E_TYPE, key, "%s is a text: read it with get_text", r->name);
+    *value = o->v[ix];
+    return TCO_OK;
+}
+
+static int obj_get_text(const tco_obj *o, int32_t key, const char **text, tco_error *err)
+{
+    if (!text)
+        return tco_fail(err, TCO_E_NULL, key, "text must not be NULL");
+    int ix, rc;
+    const param_row *r = own_row(o, key, &ix, err, &rc);
+    if (!r)
+        return rc;
+    if (r->type == TCO_TYPE_CHOICE)
+        *text = choice_name(r->choices, o->v[ix]);
+    else if (r->type == TCO_TYPE_TEXT)
+        *text = o->text[ix];
+    else
+        return tco_fail(err, TCO_E_TYPE, key, "%s is a number: read it with get", r->name);
+    return TCO_OK;
+}
+
+static int obj_freeze(tco_obj *o, tco_error *err)
+{
+    if (o->frozen)
+        return TCO_OK;
+    int rc = o->kind == TCO_HANDLE_TOPOLOGY   ? topology_check(o, err)
+             : o->kind == TCO_HANDLE_WORKLOAD ? workload_check(o, err)
+                                              : pricing_check(o, err);
+    if (rc == TCO_OK)
+        o->frozen = 1;
+    return rc;
+}
+
+#define HANDLE_API(type, KIND)                                                               \
+    int tco_##type##_new(tco_##type **out, tco_error *err)                                   \
+    {                                                                                        \
+        return obj_new((tco_obj **)out, TCO_HANDLE_##KIND, err);                             \
+    }                                                                                        \
+    int tco_##type##_clone(tco_##type **out, const tco_##type *src, tco_error *err)          \
+    {                                                                                        \
+        return obj_clone((tco_obj **)out, src ? &src->o : NULL, TCO_HANDLE_##KIND, err);      \
+    }                                                                                        \
+    void tco_##type##_free(tco_##type *h)                                                    \
+    {                                                                                        \
+        free(h);                                                                             \
+    }                                                                                        \
+    int tco_##type##_set(tco_##type *h, int32_t key, double value, tco_error *err)           \
+    {                                                                                        \
+        return h ? obj_set(&h->o, key, value, err)                                           \
+                 : tco_fail(err, TCO_E_NULL, key, #type " must not be NULL");                \
+    }                                                                                        \
+    int tco_##type##_set_text(tco_##type *h, int32_t key, const char *text, tco_error *err)  \
+    {                                                                                        \
+        return h ? obj_set_text(&h->o, key, text, err)                                       \
+                 : tco_fail(err, TCO_E_NULL, key, #type " must not be NULL");                \
+    }                                                                                        \
+    int tco_##type##_get(const tco_##type *h, int32_t key, double *value, tco_error *err)    \
+    {                                                                                        \
+        return h ? obj_get(&h->o, key, value, err)                                           \
+                 : tco_fail(err, TCO_E_NULL, key, #type " must not be NULL");                \
+    }                                                                                        \
+    int tco_##type##_get_text(const tco_##type *h, int32_t key, const char **text,           \
+                              tco_error *err)                                                \
+    {                                                                                        \
+        return h ? obj_get_text(&h->o, key, text, err)                                       \
+                 : tco_fail(err, TCO_E_NULL, key, #type " must not be NULL");                \
+    }                                                                                        \
+    int tco_##type##_freeze(tco_##type *h, tco_error *err)                                   \
+    {                                                                                        \
+        return h ? obj_freeze(&h->o, err) : tco_fail(err, TCO_E_NULL, 0, #type " must not be NULL"); \
+    }                                                                                        \
+    int tco_##type##_is_frozen(const tco_##type *h)                                          \
+    {                                                                                        \
+        return h && h->o.frozen;                                                             \
+    }
+
+HANDLE_API(topology, TOPOLOGY)
+HANDLE_API(workload, WORKLOAD)
+HANDLE_API(pricing, PRICING)

@@ -1,0 +1,92 @@
+/* Declarations shared by the library's own files; not installed. */
+#ifndef TCO_INTERNAL_H
+#define TCO_INTERNAL_H
+
+#include "tco.h"
+
+/* Compile-time index of every parameter in the table: IX_ACCELERATORS... */
+enum {
+#define P(KEY, H, T, C, name, unit, def, lo, hi, deftext, desc) IX_##KEY,
+#include "params.def"
+#undef P
+    IX_COUNT
+};
+
+/* Named values of CHOICE parameters. */
+typedef enum { CHOICES_NONE, CHOICES_ACCELERATOR, CHOICES_COOLING, CHOICES_PRECISION } choices_id;
+
+enum { COOLING_AIR = 0, COOLING_LIQUID = 1 };
+enum { PRECISION_BF16 = 0, PRECISION_FP8 = 1 };
+
+typedef struct param_row {
+    int32_t key;
+    int32_t handle;
+    int32_t type;
+    choices_id choices;
+    const char *name;
+    const char *unit;
+    double def, lo, hi;
+    const char *deftext;
+    const char *description;
+} param_row;
+
+extern const param_row tco_params[IX_COUNT];
+
+/* Table index of a key, or -1. */
+int param_index(int32_t key);
+/* Checks one value against its row; fills err on failure. */
+int param_check(const param_row *row, double value, tco_error *err);
+size_t choice_count(choices_id c);
+int choice_at(choices_id c, size_t i, const char **name, double *value);
+/* The value of a choice name, or -1 when there is none. */
+int choice_find(choices_id c, const char *name, double *value);
+/* "air, liquid": the names of c, into buf. */
+const char *choice_list(choices_id c, char *buf, size_t cap);
+/* The name of a choice value, or NULL. */
+const char *choice_name(choices_id c, double value);
+
+/* The state behind every handle. v[] is indexed by IX_*, for all handles;
+ * a handle uses only its own rows. */
+typedef struct tco_obj {
+    int32_t kind;
+    int frozen;
+    double v[IX_COUNT];
+    char text[IX_COUNT][TCO_TEXT_MAX];
+} tco_obj;
+
+struct tco_topology { tco_obj o; };
+struct tco_workload { tco_obj o; };
+struct tco_pricing { tco_obj o; };
+
+/* Fills err (when given and large enough) and returns code. */
+int tco_fail(tco_error *err, int code, int32_t key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Catalogue lookup by id; NULL if unknown. */
+const tco_accelerator *catalogue_find(int32_t id);
+
+/* Fat-tree fabric (fabric.c). */
+typedef struct fabric {
+    double tiers, switches, links, optics;
+} fabric;
+/* Sizes a folded-Clos fabric for `endpoints` ports; returns TCO_OK or a
+ * failure naming the parameter to change. */
+int fabric_size(fabric *f, double endpoints, double radix, double oversubscription,
+                tco_error *err);
+
+/* Reliability (reliability.c); all times in hours. */
+double system_mtbf(double accelerators, double accel_mtbf, double nodes, double node_mtbf,
+                   double extra_rate_per_hour);
+double young_interval(double delta, double mtbf);
+double daly_interval(double delta, double mtbf);
+double daly_wall_time(double work, double tau, double delta, double restart, double mtbf);
+
+/* Cross-checks of a frozen handle (estimate.c reuses them per handle). */
+int topology_check(const tco_obj *o, tco_error *err);
+int workload_check(const tco_obj *o, tco_error *err);
+int pricing_check(const tco_obj *o, tco_error *err);
+
+#endif
