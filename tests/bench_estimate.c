@@ -1,0 +1,82 @@
+/* Benchmark: one full estimate from frozen handles (the target is under
+ * 1 microsecond on one core, with no heap allocation). Prints the median
+ * of 15 rounds, and the same-run baseline of copying one tco_estimate. */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <tco.h>
+
+#include "alloc_count.h"
+
+#define ROUNDS 15
+#define CALLS 20000
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return v[n / 2];
+}
+
+int main(void)
+{
+    tco_topology *t;
+    tco_workload *w;
+    tco_pricing *p;
+    if (tco_topology_new(&t, NULL) || tco_topology_freeze(t, NULL) || tco_workload_new(&w, NULL) ||
+        tco_workload_freeze(w, NULL) || tco_pricing_new(&p, NULL) || tco_pricing_freeze(p, NULL))
+        return 1;
+    static tco_estimate e, copy;
+    e.size = sizeof e;
+    double estimate_ns[ROUNDS], copy_ns[ROUNDS], sink = 0;
+    size_t allocs = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        double t0 = now();
+#if ALLOC_COUNTING
+        size_t a0 = allocations;
+#endif
+        for (int i = 0; i < CALLS; i++) {
+            if (tco_estimate_compute(&e, t, w, p, NULL))
+                return 1;
+            sink += e.total;
+        }
+#if ALLOC_COUNTING
+        allocs += allocations - a0;
+#endif
+        double t1 = now();
+        for (int i = 0; i < CALLS; i++) {
+            memcpy(&copy, &e, sizeof e);
+            e.total += copy.cost[i % 12] * 1e-30; /* keep the copy alive */
+            sink += copy.total;
+        }
+        double t2 = now();
+        estimate_ns[r] = (t1 - t0) / CALLS * 1e9;
+        copy_ns[r] = (t2 - t1) / CALLS * 1e9;
+    }
+    double est = median(estimate_ns, ROUNDS), cp = median(copy_ns, ROUNDS);
+    printf("estimate: %.0f ns per call (median of %d rounds of %d calls), target 1000 ns: %.2fx of target\n",
+           est, ROUNDS, CALLS, est / 1000);
+    printf("baseline: %.1f ns to copy one tco_estimate; estimate / baseline = %.0f\n", cp, est / cp);
+#if ALLOC_COUNTING
+    printf("heap allocations during %d estimates: %zu\n", ROUNDS * CALLS, allocs);
+#endif
+    tco_topology_free(t);
+    tco_workload_free(w);
+    tco_pricing_free(p);
+    return sink > 0 && allocs == 0 ? 0 : 1;
+}
