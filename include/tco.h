@@ -389,6 +389,9 @@ typedef struct tco_estimate {
     double cluster_accelerators;
     double cluster_nodes;
     double peak_flops;                    /* per accelerator, FLOP/s, at the precision */
+    double accelerator_memory_bytes;      /* per accelerator */
+    double model_state_bytes;             /* per accelerator: weights, gradients and optimizer
+                                             state over tensor x pipeline, unsharded */
     double compute_hours;                 /* per run, at MFU, no interruptions */
     double wall_hours;                    /* per run, with stalls, checkpoints, failures */
     double held_hours;                    /* runs x (wall + retries) + queue wait */

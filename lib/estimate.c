@@ -143,6 +143,7 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
                         "precision = fp8, but %s has no FP8 peak: use bf16 or set accelerator_peak_flops",
                         acc->name);
     double tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts;
+    double memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
 
     /* Storage the run needs on the hot tier. */
     double ckpt = W(CHECKPOINT_BYTES) > 0 ? W(CHECKPOINT_BYTES)
@@ -284,6 +285,8 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     e.cluster_accelerators = N;
     e.cluster_nodes = nodes;
     e.peak_flops = peak;
+    e.accelerator_memory_bytes = memory;
+    e.model_state_bytes = W(PARAMS_TOTAL) * (W(CHECKPOINT_BYTES_PER_PARAM) + W(GRADIENT_BYTES)) / model_parallel;
     e.compute_hours = compute_h;
     e.wall_hours = wall;
     e.held_hours = held;
