@@ -432,6 +432,7 @@ typedef struct tco_estimate {
     double cost_per_effective_accelerator_hour;
     double cost_per_million_tokens;
     double cost_per_pflop_day;            /* per 1e15 FLOP/s x 86400 s of useful work */
+    double cost_per_run;                  /* total / runs: what one job costs */
 } tco_estimate;
 
 /* Prices the scenario. All three handles must be frozen. On failure *out

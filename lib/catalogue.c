@@ -33,13 +33,13 @@ int tco_accelerator_at(tco_accelerator *out, size_t index, tco_error *err)
 {
     if (!out)
         return tco_fail(err, TCO_E_NULL, 0, "out must not be NULL");
-    if (out->size < sizeof(tco_accelerator))
-        return tco_fail(err, TCO_E_SIZE, 0, "tco_accelerator.size = %zu is below %zu",
-                        out->size, sizeof(tco_accelerator));
+    if (out->size < ACCELERATOR_V1_SIZE)
+        return tco_fail(err, TCO_E_SIZE, 0, "tco_accelerator.size = %zu is below %zu: set it to sizeof(tco_accelerator)",
+                        out->size, ACCELERATOR_V1_SIZE);
     if (index > N)
         return tco_fail(err, TCO_E_INDEX, 0, "accelerator index %zu is past the end: allowed 0 to %zu",
                         index, N);
-    *out = index == 0 ? custom : catalogue[index - 1];
+    sized_fill(out, index == 0 ? &custom : &catalogue[index - 1], sizeof *out);
     return TCO_OK;
 }
 

@@ -102,9 +102,9 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     int rc;
     if (!out)
         return tco_fail(err, TCO_E_NULL, 0, "out must not be NULL");
-    if (out->size < sizeof(tco_estimate))
+    if (out->size < ESTIMATE_V1_SIZE)
         return tco_fail(err, TCO_E_SIZE, 0, "tco_estimate.size = %zu is below %zu: set it to sizeof(tco_estimate)",
-                        out->size, sizeof(tco_estimate));
+                        out->size, ESTIMATE_V1_SIZE);
     if ((rc = frozen(topology, "topology", err)) || (rc = frozen(workload, "workload", err)) ||
         (rc = frozen(pricing, "pricing", err)))
         return rc;
@@ -175,8 +175,8 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
 
     /* 2. Goodput: failures, checkpoints (Young 1974, Daly 2006). */
     double spot_nodes = job_nodes * (1 - T(OWNED_SHARE)) * T(SPOT_SHARE);
-    double mtbf = system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), job_nodes, T(NODE_MTBF_HOURS),
-                              spot_nodes * P(SPOT_INTERRUPTIONS_PER_NODE_HOUR));
+    double spot_rate = spot_nodes * P(SPOT_INTERRUPTIONS_PER_NODE_HOUR);
+    double mtbf = system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), job_nodes, T(NODE_MTBF_HOURS), spot_rate);
     double write_gbps = W(CHECKPOINT_WRITE_GBPS) > 0 ? W(CHECKPOINT_WRITE_GBPS) : T(STORAGE_HOT_GBPS);
     double write_h = ckpt / (write_gbps * 1e9) / 3600;
     double delta = W(CHECKPOINT_ASYNC) ? ckpt / (job_nodes * T(HOST_COPY_GBPS) * 1e9) / 3600 : write_h;
@@ -185,10 +185,17 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     if (W(CHECKPOINT_ASYNC))
         tau = fmax(tau, write_h); /* the next checkpoint waits for the last write */
     double wall = daly_wall_time(work_h, tau, delta, restart, mtbf);
-    if (!isfinite(wall) || wall > 1e12)
-        return tco_fail(err, TCO_E_INCONSISTENT, TCO_P_ACCELERATOR_MTBF_HOURS,
+    if (!isfinite(wall) || wall > 1e12) {
+        /* Name the input that matters most: the restart, or the largest rate. */
+        double accel_rate = n / T(ACCELERATOR_MTBF_HOURS), node_rate = job_nodes / T(NODE_MTBF_HOURS);
+        int32_t key = restart > tau + delta                        ? TCO_P_RESTART_MINUTES
+                      : spot_rate > fmax(accel_rate, node_rate)   ? TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR
+                      : node_rate > accel_rate                    ? TCO_P_NODE_MTBF_HOURS
+                                                                  : TCO_P_ACCELERATOR_MTBF_HOURS;
+        return tco_fail(err, TCO_E_INCONSISTENT, key,
                         "the run never finishes: the job fails every %g h on average, against %g h to checkpoint and %g h to restart",
                         mtbf, delta, restart);
+    }
     double ckpt_h = work_h / tau * delta;
     double failures = wall / mtbf;
     double retry_h = wall * W(RETRY_SHARE) / (1 - W(RETRY_SHARE));
@@ -300,7 +307,9 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     e.young_interval_hours = young_interval(delta, mtbf);
     e.daly_interval_hours = daly_interval(delta, mtbf);
     e.expected_failures = failures;
-    e.restart_hours = failures * restart;
+    /* Daly's model, split: work_h/tau segments see e^((tau+delta)/M) - 1
+     * failures each, and a restart may fail too, so each costs M (e^(R/M) - 1). */
+    e.restart_hours = work_h / tau * expm1((tau + delta) / mtbf) * mtbf * expm1(restart / mtbf);
     e.lost_work_hours = wall - work_h - ckpt_h - e.restart_hours;
     e.checkpoint_overhead_hours = ckpt_h;
     e.data_stall_hours = work_h - compute_h;
@@ -319,12 +328,8 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     e.cost_per_effective_accelerator_hour = e.total / useful;
     e.cost_per_million_tokens = e.total / (tokens * runs / 1e6);
     e.cost_per_pflop_day = e.total / (flops * runs / (1e15 * 86400));
+    e.cost_per_run = e.total / runs;
 
-    /* A caller built against a newer header passes a larger struct: fill
-     * what this version knows and zero the rest. */
-    size_t size = out->size;
-    memcpy(out, &e, sizeof e);
-    memset((char *)out + sizeof e, 0, size - sizeof e);
-    out->size = size;
+    sized_fill(out, &e, sizeof e);
     return TCO_OK;
 }

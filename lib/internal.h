@@ -2,6 +2,9 @@
 #ifndef TCO_INTERNAL_H
 #define TCO_INTERNAL_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include "tco.h"
 
 /* Compile-time index of every parameter in the table: IX_ACCELERATORS... */
@@ -64,6 +67,27 @@ int tco_fail(tco_error *err, int code, int32_t key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+
+/* Size-prefixed structs: the size of each as version 1 shipped it. A caller
+ * may pass any size from this up; the library fills what both know. */
+#define V1_SIZE(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
+#define ERROR_V1_SIZE V1_SIZE(tco_error, message)
+#define PARAM_INFO_V1_SIZE V1_SIZE(tco_param_info, default_text)
+#define ACCELERATOR_V1_SIZE V1_SIZE(tco_accelerator, source)
+#define ESTIMATE_V1_SIZE V1_SIZE(tco_estimate, cost_per_run)
+
+/* Copies src (this version's struct, size field first) into out, whose size
+ * field the caller set: as far as both reach, zeros past what this version
+ * knows, and the caller's size kept. */
+static inline void sized_fill(void *out, const void *src, size_t src_size)
+{
+    size_t size;
+    memcpy(&size, out, sizeof size);
+    memcpy(out, src, size < src_size ? size : src_size);
+    if (size > src_size)
+        memset((char *)out + src_size, 0, size - src_size);
+    memcpy(out, &size, sizeof size);
+}
 
 /* Catalogue lookup by id; NULL if unknown. */
 const tco_accelerator *catalogue_find(int32_t id);

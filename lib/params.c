@@ -121,9 +121,11 @@ int param_check(const param_row *r, double v, tco_error *err)
     default:
         break;
     }
-    if (v < r->lo || v > r->hi)
-        return tco_fail(err, TCO_E_RANGE, r->key, "%s = %g is out of range: allowed %g to %g %s (%s)",
-                        r->name, v, r->lo, r->hi, r->unit, r->description);
+    if (v < r->lo || v > r->hi) {
+        int unit = r->unit[0] && strcmp(r->unit, "1") != 0; /* counts and shares have none */
+        return tco_fail(err, TCO_E_RANGE, r->key, "%s = %g is out of range: allowed %g to %g%s%s (%s)",
+                        r->name, v, r->lo, r->hi, unit ? " " : "", unit ? r->unit : "", r->description);
+    }
     return TCO_OK;
 }
 
@@ -134,20 +136,13 @@ size_t tco_param_count(void)
 
 static int info_fill(tco_param_info *out, const param_row *r, tco_error *err)
 {
-    if (out->size < sizeof(tco_param_info))
+    if (out->size < PARAM_INFO_V1_SIZE)
         return tco_fail(err, TCO_E_SIZE, 0, "tco_param_info.size = %zu is below %zu: set it to sizeof(tco_param_info)",
-                        out->size, sizeof(tco_param_info));
-    out->key = r->key;
-    out->handle = r->handle;
-    out->type = r->type;
-    out->name = r->name;
-    out->unit = r->unit;
-    out->description = r->description;
-    out->default_value = r->def;
-    out->min_value = r->lo;
-    out->max_value = r->hi;
-    out->choice_count = choice_count(r->choices);
-    out->default_text = r->deftext;
+                        out->size, PARAM_INFO_V1_SIZE);
+    tco_param_info in = { sizeof in,  r->key, r->handle, r->type, r->name, r->unit,
+                          r->description, r->def, r->lo, r->hi, choice_count(r->choices),
+                          r->deftext };
+    sized_fill(out, &in, sizeof in);
     return TCO_OK;
 }
 

@@ -43,7 +43,7 @@ const char *tco_status_message(int status)
 
 int tco_fail(tco_error *err, int code, int32_t key, const char *fmt, ...)
 {
-    if (!err || err->size < sizeof(tco_error))
+    if (!err || err->size < ERROR_V1_SIZE)
         return code;
     err->code = code;
     err->param = key;

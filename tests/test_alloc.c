@@ -15,6 +15,8 @@ static void test_estimate_allocates_nothing(void **state)
 #if !ALLOC_COUNTING
     skip();
 #else
+    if (!alloc_counting())
+        skip();
     tco_topology *t;
     tco_workload *w;
     tco_pricing *p;
