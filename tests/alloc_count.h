@@ -6,16 +6,17 @@
 #define TCO_ALLOC_COUNT_H
 
 #include <stddef.h>
-
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define ALLOC_COUNTING 0
-#else
-#define ALLOC_COUNTING 1
 static size_t allocations;
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+static int alloc_counting(void)
+{
+    return 0;
+}
+#else
 /* Valgrind preloads its allocator into every process it runs. */
 static int alloc_counting(void)
 {

@@ -47,17 +47,13 @@ int main(void)
     size_t allocs = 0;
     for (int r = 0; r < ROUNDS; r++) {
         double t0 = now();
-#if ALLOC_COUNTING
         size_t a0 = allocations;
-#endif
         for (int i = 0; i < CALLS; i++) {
             if (tco_estimate_compute(&e, t, w, p, NULL))
                 return 1;
             sink += e.total;
         }
-#if ALLOC_COUNTING
         allocs += allocations - a0;
-#endif
         double t1 = now();
         for (int i = 0; i < CALLS; i++) {
             memcpy(&copy, &e, sizeof e);
@@ -72,10 +68,8 @@ int main(void)
     printf("estimate: %.0f ns per call (median of %d rounds of %d calls), target 1000 ns: %.2fx of target\n",
            est, ROUNDS, CALLS, est / 1000);
     printf("baseline: %.1f ns to copy one tco_estimate; estimate / baseline = %.0f\n", cp, est / cp);
-#if ALLOC_COUNTING
     if (alloc_counting())
         printf("heap allocations during %d estimates: %zu\n", ROUNDS * CALLS, allocs);
-#endif
     tco_topology_free(t);
     tco_workload_free(w);
     tco_pricing_free(p);
