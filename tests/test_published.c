@@ -9,27 +9,7 @@
  * its reliability defaults; they also include things it does not model
  * (evaluation pauses, repeated steps after loss spikes, MFU changing through
  * the run), hence the tolerances. */
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-
-#include <cmocka.h>
-#include <tco.h>
-
-#define assert_rel(got, want, tol) check_rel(#got, (got), (want), (tol), __FILE__, __LINE__)
-
-static void check_rel(const char *expr, double got, double want, double tol, const char *file, int line)
-{
-    double err = want == 0 ? fabs(got) : fabs(got - want) / fabs(want);
-    if (!isfinite(got) || !(err <= tol)) {
-        print_error("%s = %.17g, expected %.17g (relative error %.3g, allowed %.3g)\n", expr, got,
-                    want, err, tol);
-        _fail(file, line);
-    }
-}
+#include "support.h"
 
 static void assert_between(double got, double lo, double hi)
 {
@@ -37,15 +17,6 @@ static void assert_between(double got, double lo, double hi)
         print_error("%.10g is not within [%.10g, %.10g]\n", got, lo, hi);
     assert_true(got >= lo && got <= hi);
 }
-
-typedef struct scen {
-    tco_topology *t;
-    tco_workload *w;
-    tco_pricing *p;
-} scen;
-
-#define ST(s, k, v) assert_int_equal(tco_topology_set((s)->t, (k), (v), NULL), TCO_OK)
-#define SW(s, k, v) assert_int_equal(tco_workload_set((s)->w, (k), (v), NULL), TCO_OK)
 
 static void scen_new(scen *s, const char *accelerator)
 {
@@ -60,36 +31,6 @@ static void scen_new(scen *s, const char *accelerator)
     ST(s, TCO_P_RESTART_MINUTES, 15);
     SW(s, TCO_P_DATA_STALL_SHARE, 0.02);
     SW(s, TCO_P_CHECKPOINT_BYTES_PER_PARAM, 14);
-}
-
-static void scen_free(scen *s)
-{
-    tco_topology_free(s->t);
-    tco_workload_free(s->w);
-    tco_pricing_free(s->p);
-}
-
-static tco_estimate scen_run(scen *s)
-{
-    tco_error err = TCO_ERROR_INIT;
-    int rc = tco_topology_freeze(s->t, &err);
-    if (rc == TCO_OK)
-        rc = tco_workload_freeze(s->w, &err);
-    if (rc == TCO_OK)
-        rc = tco_pricing_freeze(s->p, &err);
-    tco_estimate e;
-    memset(&e, 0, sizeof e);
-    e.size = sizeof e;
-    if (rc == TCO_OK)
-        rc = tco_estimate_compute(&e, s->t, s->w, s->p, &err);
-    if (rc != TCO_OK)
-        print_error("%s\n", err.message);
-    assert_int_equal(rc, TCO_OK);
-    double sum = 0;
-    for (size_t c = 0; c < tco_category_count(); c++)
-        sum += e.cost[c];
-    assert_true(e.total == sum);
-    return e;
 }
 
 /* ---- Llama 3.1 405B --------------------------------------------------- */

@@ -35,18 +35,7 @@
 #include <cmocka.h>
 
 #include "internal.h"
-
-#define assert_rel(got, want, tol) check_rel(#got, (got), (want), (tol), __FILE__, __LINE__)
-
-static void check_rel(const char *expr, double got, double want, double tol, const char *file, int line)
-{
-    double err = want == 0 ? fabs(got) : fabs(got - want) / fabs(want);
-    if (!isfinite(got) || !(err <= tol)) {
-        print_error("%s = %.17g, expected %.17g (relative error %.3g, allowed %.3g)\n", expr, got,
-                    want, err, tol);
-        _fail(file, line);
-    }
-}
+#include "support.h"
 
 /* ---- the formulas as the papers print them --------------------------- */
 

@@ -1,0 +1,110 @@
+/* What the black-box tests share: a relative-tolerance assertion and a
+ * scenario of three handles with the checks every estimate must pass. */
+#ifndef TCO_TEST_SUPPORT_H
+#define TCO_TEST_SUPPORT_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <tco.h>
+
+#define assert_rel(got, want, tol) check_rel(#got, (got), (want), (tol), __FILE__, __LINE__)
+
+static inline void check_rel(const char *expr, double got, double want, double tol, const char *file, int line)
+{
+    double err = want == 0 ? fabs(got) : fabs(got - want) / fabs(want);
+    if (!isfinite(got) || !(err <= tol)) {
+        print_error("%s = %.17g, expected %.17g (relative error %.3g, allowed %.3g)\n", expr, got,
+                    want, err, tol);
+        _fail(file, line);
+    }
+}
+
+typedef struct scen {
+    tco_topology *t;
+    tco_workload *w;
+    tco_pricing *p;
+} scen;
+
+#define ST(s, k, v) set_ok(tco_topology_set((s)->t, (k), (v), NULL), #k, __FILE__, __LINE__)
+#define SW(s, k, v) set_ok(tco_workload_set((s)->w, (k), (v), NULL), #k, __FILE__, __LINE__)
+#define SP(s, k, v) set_ok(tco_pricing_set((s)->p, (k), (v), NULL), #k, __FILE__, __LINE__)
+
+static inline void set_ok(int rc, const char *what, const char *file, int line)
+{
+    if (rc != TCO_OK) {
+        print_error("setting %s failed: %s\n", what, tco_status_name(rc));
+        _fail(file, line);
+    }
+}
+
+static inline void scen_free(scen *s)
+{
+    tco_topology_free(s->t);
+    tco_workload_free(s->w);
+    tco_pricing_free(s->p);
+}
+
+static inline void scen_freeze(scen *s)
+{
+    tco_error err = TCO_ERROR_INIT;
+    int rc = tco_topology_freeze(s->t, &err);
+    if (rc == TCO_OK)
+        rc = tco_workload_freeze(s->w, &err);
+    if (rc == TCO_OK)
+        rc = tco_pricing_freeze(s->p, &err);
+    if (rc != TCO_OK)
+        print_error("freeze: %s\n", err.message);
+    assert_int_equal(rc, TCO_OK);
+}
+
+/* The invariants every estimate keeps: the total is exactly (==) the sum of
+ * the categories in order, waste[] adds up to cost[WASTE], nothing is
+ * negative, NaN or infinite. */
+static inline void check_invariants(const tco_estimate *e)
+{
+    double sum = 0;
+    for (size_t c = 0; c < tco_category_count(); c++) {
+        assert_true(isfinite(e->cost[c]));
+        assert_true(e->cost[c] >= 0);
+        sum += e->cost[c];
+    }
+    assert_true(e->total == sum);
+    for (size_t c = tco_category_count(); c < TCO_CATEGORY_SLOTS; c++)
+        assert_true(e->cost[c] == 0);
+    double wsum = 0;
+    for (size_t k = 0; k < tco_waste_count(); k++) {
+        assert_true(e->waste[k] >= 0);
+        wsum += e->waste[k];
+    }
+    assert_rel(wsum, e->cost[TCO_CAT_WASTE], 1e-9);
+    const double *v = (const double *)((const char *)e + offsetof(tco_estimate, total));
+    size_t count = (sizeof *e - offsetof(tco_estimate, total)) / sizeof(double);
+    for (size_t i = 0; i < count; i++)
+        if (!isfinite(v[i])) {
+            print_error("field %zu of tco_estimate is %g\n", i, v[i]);
+            fail();
+        }
+}
+
+static inline tco_estimate scen_run(scen *s)
+{
+    scen_freeze(s);
+    tco_estimate e;
+    memset(&e, 0, sizeof e);
+    e.size = sizeof e;
+    tco_error err = TCO_ERROR_INIT;
+    int rc = tco_estimate_compute(&e, s->t, s->w, s->p, &err);
+    if (rc != TCO_OK)
+        print_error("estimate: %s\n", err.message);
+    assert_int_equal(rc, TCO_OK);
+    check_invariants(&e);
+    return e;
+}
+
+#endif
