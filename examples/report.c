@@ -33,9 +33,9 @@ static const char *money(double v, char *buf, size_t cap)
 int main(void)
 {
     tco_error err = TCO_ERROR_INIT;
-    tco_topology *rented, *owned;
-    tco_workload *work;
-    tco_pricing *prices;
+    tco_topology *rented = NULL, *owned = NULL;
+    tco_workload *work = NULL;
+    tco_pricing *prices = NULL;
     if (tco_topology_new(&rented, &err) || tco_topology_freeze(rented, &err) ||
         tco_topology_clone(&owned, rented, &err) ||
         tco_topology_set(owned, TCO_P_OWNED_SHARE, 1, &err) || tco_topology_freeze(owned, &err) ||

@@ -149,6 +149,9 @@ typedef enum tco_param {
     TCO_P_OWNED_SHARE = 1022,
     TCO_P_RESERVED_SHARE = 1023,
     TCO_P_SPOT_SHARE = 1024,
+    TCO_P_RACK_SPAN_SLOWDOWN = 1025,
+    TCO_P_ZONE_SPAN_SLOWDOWN = 1026,
+    TCO_P_REGION_SPAN_SLOWDOWN = 1027,
 
     /* workload profile */
     TCO_P_PARAMS_TOTAL = 2000,
@@ -190,6 +193,16 @@ typedef enum tco_param {
     TCO_P_EGRESS_INTERNET_GB = 2036,
     TCO_P_EGRESS_CROSS_REGION_GB = 2037,
     TCO_P_EGRESS_IN_REGION_GB = 2038,
+    TCO_P_INTERRUPTIBLE_SHARE = 2039,
+    TCO_P_CHECKPOINT_STALL_SECONDS = 2040,
+    TCO_P_COMM_WINDOW_SHARE = 2041,
+    TCO_P_LIFECYCLE_HORIZON_DAYS = 2042,
+    TCO_P_DATASET_HOT_DAYS = 2043,
+    TCO_P_DATASET_WARM_DAYS = 2044,
+    TCO_P_DATASET_COLD_DAYS = 2045,
+    TCO_P_CHECKPOINT_WARM_RETENTION = 2046,
+    TCO_P_CHECKPOINT_COLD_RETENTION = 2047,
+    TCO_P_LOG_HOT_DAYS = 2048,
 
     /* pricing table */
     TCO_P_ON_DEMAND_PER_ACCEL_HOUR = 3000,
@@ -231,7 +244,12 @@ typedef enum tco_param {
     TCO_P_RISK_PREMIUM_SHARE = 3036,
     TCO_P_CURRENCY = 3037,
     TCO_P_PRICE_DATE = 3038,
-    TCO_P_PRICE_SOURCE = 3039
+    TCO_P_PRICE_SOURCE = 3039,
+    TCO_P_BUDGET_AMOUNT = 3040,
+    TCO_P_BUDGET_PERIOD_DAYS = 3041,
+    TCO_P_BUDGET_WARNING_SHARE = 3042,
+    TCO_P_BUDGET_CRITICAL_SHARE = 3043,
+    TCO_P_BUDGET_GROWTH_ALERT_SHARE = 3044
 } tco_param;
 
 /* Everything the table says of one parameter. The strings are static. */
@@ -433,6 +451,9 @@ typedef struct tco_estimate {
     double cost_per_million_tokens;
     double cost_per_pflop_day;            /* per 1e15 FLOP/s x 86400 s of useful work */
     double cost_per_run;                  /* total / runs: what one job costs */
+
+    /* identity of the inputs (tco_scenario_fingerprint) */
+    uint64_t scenario_fingerprint;
 } tco_estimate;
 
 /* Prices the scenario. All three handles must be frozen. On failure *out
@@ -440,6 +461,378 @@ typedef struct tco_estimate {
 TCO_API int tco_estimate_compute(tco_estimate *out, const tco_topology *topology,
                                  const tco_workload *workload, const tco_pricing *pricing,
                                  tco_error *err);
+
+/* Prices n variations of a scenario in one call (a parameter sweep).
+ * Variation i is the three handles with keys[j] set to values[i * nkeys + j]
+ * (keys of any handle). out holds n structs of out_size bytes each
+ * (sizeof(tco_estimate) as the caller knows it); status[i] is variation i's
+ * code: a variation whose values are out of range or inconsistent gets its
+ * code and a zeroed estimate, and the rest are still priced; err tells the
+ * first such failure (status says which). Sweep results carry no
+ * fingerprint (it is 0).
+ * Returns an error only for arguments that make the whole sweep unusable. */
+TCO_API int tco_estimate_sweep(tco_estimate *out, size_t out_size, int32_t *status, size_t n,
+                               const int32_t *keys, size_t nkeys, const double *values,
+                               const tco_topology *topology, const tco_workload *workload,
+                               const tco_pricing *pricing, tco_error *err);
+
+/* What each field of tco_estimate is: its name (the key in files and in
+ * the bindings), unit and place in the struct, so that no binding or file
+ * format keeps its own list. Arrays (cost, waste) are one field each,
+ * indexed by tco_category or tco_waste. */
+typedef enum tco_field_type {
+    TCO_FIELD_DOUBLE = 1,
+    TCO_FIELD_UINT64 = 2,
+    TCO_FIELD_CATEGORIES = 3, /* double[TCO_CATEGORY_SLOTS], tco_category_count() used */
+    TCO_FIELD_WASTES = 4      /* double[TCO_WASTE_SLOTS], tco_waste_count() used */
+} tco_field_type;
+
+typedef struct tco_field_info {
+    size_t size;             /* sizeof(tco_field_info) */
+    const char *name;        /* "wall_hours" */
+    const char *unit;        /* "h", "cur", "FLOP"... ("1" for counts and shares) */
+    const char *description; /* one line */
+    int32_t type;            /* a tco_field_type */
+    size_t offset;           /* offsetof(tco_estimate, field) */
+} tco_field_info;
+
+TCO_API size_t tco_estimate_field_count(void);
+TCO_API int tco_estimate_field_at(tco_field_info *out, size_t index, tco_error *err);
+
+/* ------------------------------------------------------------------------
+ * Capacity: demand series, fixed vs elastic, peaks, storage, logs, budgets
+ * (doc/model.md, sections 6 to 11)
+ *
+ * A demand series is a plain array of accelerators wanted, one value per
+ * interval of interval_hours; it is read, never copied or kept, except
+ * where a function says it needs a sorted or partitioned copy.
+ * ------------------------------------------------------------------------ */
+
+/* Peak and average of a series, summed with compensated (Neumaier)
+ * summation. */
+typedef struct tco_demand_stats {
+    size_t size;                  /* sizeof(tco_demand_stats) */
+    double points;
+    double hours;                 /* points x interval_hours */
+    double peak;
+    double minimum;
+    double mean;
+    double peak_to_average;       /* peak / mean; 0 when the mean is 0 */
+    double accelerator_hours;     /* sum of demand x interval_hours */
+} tco_demand_stats;
+
+TCO_API int tco_demand_stats_compute(tco_demand_stats *out, const double *demand, size_t n,
+                                     double interval_hours, tco_error *err);
+/* out[i]: the percentiles[i]-th percentile (0 to 100, linear interpolation
+ * between order statistics, as numpy's default). Sorts a copy. */
+TCO_API int tco_demand_percentiles(double *out, const double *percentiles, size_t count,
+                                   const double *demand, size_t n, tco_error *err);
+/* hours[i]: time demand is strictly above thresholds[i]. */
+TCO_API int tco_demand_time_above(double *hours, const double *thresholds, size_t count,
+                                  const double *demand, size_t n, double interval_hours,
+                                  tco_error *err);
+/* The least capacity that leaves at most max_unmet_share of the demand's
+ * accelerator-hours unserved. Sorts a copy. */
+TCO_API int tco_capacity_for_unmet(double *capacity, double max_unmet_share, const double *demand,
+                                   size_t n, double interval_hours, tco_error *err);
+
+/* Fixed (reserved) vs elastic (on-demand and spot) capacity for a series. */
+typedef struct tco_split {
+    size_t size;                      /* sizeof(tco_split) */
+    double baseline;                  /* reserved accelerators */
+    double exceedance;                /* share of time demand is above the baseline */
+    double target_exceedance;         /* reserved rate / elastic rate: the optimum's */
+    double hours;
+    double demand_accelerator_hours;
+    double reserved_accelerator_hours;  /* baseline x hours: paid whether used or not */
+    double reserved_used_hours;         /* demand served by the baseline */
+    double reserved_utilisation;        /* used / reserved; 0 with no baseline */
+    double on_demand_accelerator_hours;
+    double spot_accelerator_hours;      /* interruptible demand above the baseline, if spot pays */
+    double spot_overhead_share;         /* extra run time of work on spot (rework, restarts) */
+    double elastic_rate;                /* cur per accelerator-hour of demand above the baseline */
+    double fixed_cost;
+    double elastic_cost;                /* on_demand_cost + spot_cost */
+    double on_demand_cost;
+    double spot_cost;                   /* including its overhead */
+    double total_cost;                  /* fixed_cost + elastic_cost */
+    double all_on_demand_cost;          /* every demand hour on demand */
+    double reserve_peak_cost;           /* the peak reserved for the whole series */
+    double savings_vs_on_demand;        /* all_on_demand_cost - total_cost */
+    double savings_vs_peak;             /* reserve_peak_cost - total_cost */
+} tco_split;
+
+/* The baseline that minimises total cost: the demand quantile that demand
+ * exceeds for reserved rate / elastic rate of the time. Rates from the
+ * pricing table; interruptible_share of the workload goes to spot where its
+ * rate with the overhead of interruptions (topology: restart and checkpoint
+ * figures) beats on demand. Selection on a copy, linear time. */
+TCO_API int tco_capacity_split(tco_split *out, const double *demand, size_t n, double interval_hours,
+                               const tco_topology *t, const tco_workload *w, const tco_pricing *p,
+                               tco_error *err);
+/* The same split for a baseline the caller chooses. Reads the series only. */
+TCO_API int tco_capacity_split_at(tco_split *out, double baseline, const double *demand, size_t n,
+                                  double interval_hours, const tco_topology *t,
+                                  const tco_workload *w, const tco_pricing *p, tco_error *err);
+
+/* Peak against average bandwidth of one training run: checkpoint bursts on
+ * storage, the gradient exchange on the network. */
+typedef struct tco_bandwidth {
+    size_t size;                      /* sizeof(tco_bandwidth) */
+    double storage_read_gbps;         /* average data read rate, GB/s */
+    double storage_write_gbps;        /* average checkpoint write rate, GB/s */
+    double checkpoint_burst_gbps;     /* needed to write a checkpoint within checkpoint_stall_seconds */
+    double storage_peak_to_average;   /* (read + burst) / (read + write) */
+    double storage_hot_gbps;          /* what the hot tier gives */
+    double checkpoint_stall_seconds;  /* the pause at the hot tier's bandwidth */
+    double step_seconds;              /* one optimizer step at MFU */
+    double network_bytes_per_step;    /* gradient exchange per accelerator per step */
+    double network_average_gbps;      /* per accelerator, Gbit/s, spread over the step */
+    double network_burst_gbps;        /* per accelerator, within comm_window_share of the step */
+    double network_capacity_gbps;     /* per accelerator: NICs x speed / accelerators per node */
+    double network_burst_utilisation; /* burst / capacity: above 1, communication is exposed */
+} tco_bandwidth;
+
+TCO_API int tco_bandwidth_compute(tco_bandwidth *out, const tco_topology *t, const tco_workload *w,
+                                  const tco_pricing *p, tco_error *err);
+
+/* Hot, warm and cold placement of the dataset, checkpoints and logs under
+ * the workload's retention policy, against keeping everything hot, over
+ * lifecycle_horizon_days. GB-months by class and tier. */
+typedef enum tco_data_class {
+    TCO_DATA_DATASET = 0,
+    TCO_DATA_CHECKPOINTS = 1,
+    TCO_DATA_LOGS = 2
+} tco_data_class;
+
+typedef enum tco_tier {
+    TCO_TIER_HOT = 0,
+    TCO_TIER_WARM = 1,
+    TCO_TIER_COLD = 2
+} tco_tier;
+
+typedef struct tco_lifecycle {
+    size_t size;                      /* sizeof(tco_lifecycle) */
+    double horizon_days;
+    double gb_months[3][3];           /* [tco_data_class][tco_tier] under the policy */
+    double cost[3][3];                /* the same, priced */
+    double policy_cost;               /* sum of cost */
+    double keep_hot_cost;             /* everything on the hot tier until the horizon */
+    double savings;                   /* keep_hot_cost - policy_cost */
+    double checkpoints_written;       /* per run */
+    double restart_window_hot_hours;  /* how far back a restart from the hot tier goes */
+    double restart_window_hours;      /* how far back any kept checkpoint goes */
+} tco_lifecycle;
+
+TCO_API int tco_lifecycle_compute(tco_lifecycle *out, const tco_topology *t, const tco_workload *w,
+                                  const tco_pricing *p, tco_error *err);
+
+/* Monitoring of the whole cluster per month of operation, at the workload's
+ * sampling interval and retention and at the ones proposed (the seeds'
+ * example: 5 s to 30 s, 30 days, is one call). */
+typedef struct tco_logging {
+    size_t size;                      /* sizeof(tco_logging) */
+    double samples_per_month;         /* at the workload's interval */
+    double stored_gb;                 /* logs and samples kept, steady state */
+    double cost_per_month;            /* ingestion and retention */
+    double proposed_samples_per_month;
+    double proposed_stored_gb;
+    double proposed_cost_per_month;
+    double savings_per_month;         /* cost_per_month - proposed_cost_per_month */
+    double savings_share;             /* savings / cost_per_month */
+} tco_logging;
+
+TCO_API int tco_logging_compare(tco_logging *out, double interval_seconds, double retention_days,
+                                const tco_topology *t, const tco_workload *w, const tco_pricing *p,
+                                tco_error *err);
+
+/* Spending against the pricing table's budget lines. */
+typedef enum tco_budget_status {
+    TCO_BUDGET_OK = 0,
+    TCO_BUDGET_WARNING = 1,
+    TCO_BUDGET_CRITICAL = 2,
+    TCO_BUDGET_EXHAUSTED = 3
+} tco_budget_status;
+
+typedef struct tco_budget {
+    size_t size;                      /* sizeof(tco_budget) */
+    double spent;
+    double elapsed_days;
+    double burn_rate_per_day;         /* over the last 7 days (or all, if fewer) */
+    double projected_spend;           /* at the period's end, at that burn rate */
+    double days_to_exhaustion;        /* from now, at that burn rate; INFINITY if none */
+    double growth;                    /* against the previous period to the same day; 0 without one */
+    int32_t status;                   /* a tco_budget_status, of what is spent */
+    int32_t projected_status;         /* the same for the projected spend */
+    int32_t abnormal_growth;          /* 1: growth above budget_growth_alert_share */
+} tco_budget;
+
+/* spend[i]: what interval i of the current period cost (interval_days long);
+ * previous (may be NULL) the same for the previous period. */
+TCO_API int tco_budget_compute(tco_budget *out, const double *spend, size_t n, double interval_days,
+                               const double *previous, size_t n_previous, const tco_pricing *p,
+                               tco_error *err);
+
+/* ------------------------------------------------------------------------
+ * Scenario files and identity (doc/format.md)
+ * ------------------------------------------------------------------------ */
+
+/* The scenario file format version this library writes; it reads this and
+ * every earlier one. */
+#define TCO_FORMAT_VERSION 1
+
+/* Canonical CBOR (RFC 8949, deterministic encoding): maps keyed by the
+ * parameter names, every parameter present, keys in a fixed order, so equal
+ * inputs give equal bytes.
+ * save: writes into buf (cap bytes) and sets *len to the encoded size. With
+ * buf NULL it only sets *len; with cap too small it writes nothing, sets
+ * *len and returns TCO_E_SIZE.
+ * load: *out receives a new unfrozen handle. Keys the file lacks keep their
+ * defaults (files from earlier versions load); a key this version does not
+ * know, a duplicate key, a wrong type or a value out of range is an error
+ * that names the key. Nothing is allocated on failure. */
+TCO_API int tco_topology_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_topology *t,
+                                   tco_error *err);
+TCO_API int tco_workload_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_workload *w,
+                                   tco_error *err);
+TCO_API int tco_pricing_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_pricing *p,
+                                  tco_error *err);
+TCO_API int tco_topology_load_cbor(tco_topology **out, const uint8_t *buf, size_t len, tco_error *err);
+TCO_API int tco_workload_load_cbor(tco_workload **out, const uint8_t *buf, size_t len, tco_error *err);
+TCO_API int tco_pricing_load_cbor(tco_pricing **out, const uint8_t *buf, size_t len, tco_error *err);
+
+/* A whole scenario: the three handles and the format version in one map. */
+TCO_API int tco_scenario_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_topology *t,
+                                   const tco_workload *w, const tco_pricing *p, tco_error *err);
+TCO_API int tco_scenario_load_cbor(tco_topology **t, tco_workload **w, tco_pricing **p,
+                                   const uint8_t *buf, size_t len, tco_error *err);
+
+/* A result, as a map keyed by the tco_estimate_field_at names. */
+TCO_API int tco_estimate_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_estimate *e,
+                                   tco_error *err);
+
+/* Fingerprints: XXH3-64 of the canonical encoding, the same on every
+ * platform and in every binding. A scenario's combines its three handles'
+ * (doc/format.md says how). */
+TCO_API int tco_topology_fingerprint(uint64_t *out, const tco_topology *t, tco_error *err);
+TCO_API int tco_workload_fingerprint(uint64_t *out, const tco_workload *w, tco_error *err);
+TCO_API int tco_pricing_fingerprint(uint64_t *out, const tco_pricing *p, tco_error *err);
+TCO_API int tco_scenario_fingerprint(uint64_t *out, const tco_topology *t, const tco_workload *w,
+                                     const tco_pricing *p, tco_error *err);
+
+/* ------------------------------------------------------------------------
+ * Placement pricing: the scheduler's hot path (doc/scheduling.md)
+ * ------------------------------------------------------------------------ */
+
+typedef enum tco_price_class {
+    TCO_CLASS_ON_DEMAND = 0,
+    TCO_CLASS_RESERVED = 1,
+    TCO_CLASS_SPOT = 2,
+    TCO_CLASS_OWNED = 3
+} tco_price_class;
+
+/* One pool of capacity: a zone, a rack group, a reserved block, a market.
+ * rack, zone and region are locality ids of the caller's choosing: pools
+ * with equal ids share that rack (switch group), zone or region. */
+typedef struct tco_pool {
+    size_t size;                        /* sizeof(tco_pool) */
+    int32_t price_class;                /* a tco_price_class */
+    int32_t accelerators_per_node;
+    int32_t free_accelerators;
+    int32_t rack;
+    int32_t zone;
+    int32_t region;
+    double rate_per_accel_hour;         /* cur per accelerator-hour */
+    double interruptions_per_node_hour; /* reclaim rate of a spot node; else 0 */
+} tco_pool;
+
+/* Pools: built with add (ids 0, 1, 2... in the order added), then frozen. */
+typedef struct tco_pools tco_pools;
+
+TCO_API int tco_pools_new(tco_pools **out, tco_error *err);
+TCO_API void tco_pools_free(tco_pools *pools);
+/* add: *id (id may be NULL) receives the new pool's id. */
+TCO_API int tco_pools_add(tco_pools *pools, const tco_pool *pool, int32_t *id, tco_error *err);
+TCO_API int tco_pools_freeze(tco_pools *pools, tco_error *err);
+TCO_API size_t tco_pools_count(const tco_pools *pools);
+TCO_API int tco_pools_get(tco_pool *out, const tco_pools *pools, int32_t id, tco_error *err);
+
+/* A job waiting to be placed. */
+typedef struct tco_job {
+    size_t size;                      /* sizeof(tco_job) */
+    int32_t accelerators;
+    int32_t interruptible;            /* 1: may run on spot pools */
+    double duration_hours;            /* expected at full locality, uninterrupted */
+    double comm_share;                /* 0 to 1: how communication-bound it is */
+    double checkpoint_bytes;          /* what a restart goes back to */
+    double traffic_gb_per_accel_hour; /* data each accelerator exchanges */
+    double delay_cost_per_hour;       /* what a later start costs, per hour */
+} tco_job;
+
+#define TCO_PLACEMENT_MAX_PARTS 8
+
+/* One candidate placement of a job: accelerators from up to
+ * TCO_PLACEMENT_MAX_PARTS pools, the racks, zones and regions it spans
+ * (0: counted from the pools' ids), and when it starts. */
+typedef struct tco_placement {
+    size_t size;                      /* sizeof(tco_placement) */
+    int32_t parts;
+    int32_t pool[TCO_PLACEMENT_MAX_PARTS];
+    int32_t accelerators[TCO_PLACEMENT_MAX_PARTS];
+    int32_t racks;
+    int32_t zones;
+    int32_t regions;
+    double start_hours;               /* from now */
+} tco_placement;
+
+/* The expected cost of a placement and its parts; cost is their sum, added
+ * in the order compute, slowdown, traffic, delay, interruptions, stranded. */
+typedef struct tco_price {
+    size_t size;                      /* sizeof(tco_price) */
+    double cost;
+    double completion_hours;          /* start + run_hours */
+    double run_hours;                 /* with slowdown and interruptions */
+    double compute;                   /* the pools' rates over the full-locality duration */
+    double slowdown;                  /* the same rates over the extra time spanning costs */
+    double traffic;                   /* cross-zone and cross-region transfer */
+    double interruptions;             /* expected rework and restarts */
+    double stranded;                  /* accelerators left idle on partly used nodes */
+    double delay;                     /* delay_cost_per_hour x start_hours */
+} tco_price;
+
+/* Prices one placement. The topology gives the span slowdowns, restart time
+ * and checkpoint bandwidth; the pricing table the transfer prices. Every
+ * handle frozen. Allocates nothing, takes no lock. */
+TCO_API int tco_placement_price(tco_price *out, const tco_pools *pools, const tco_topology *t,
+                                const tco_pricing *p, const tco_job *job,
+                                const tco_placement *placement, tco_error *err);
+
+/* Many placements as plain arrays (struct of arrays). Placement i is job
+ * jobs[job[i]]; its parts are pool[i * max_parts + j] with accelerators[...]
+ * (a part of 0 accelerators ends the list); racks, zones, regions and
+ * start_hours may be NULL. jobs[] is stepped by jobs[0].size, so callers
+ * built against any version of tco_job read alike. */
+typedef struct tco_placement_batch {
+    size_t size;                      /* sizeof(tco_placement_batch) */
+    size_t count;
+    size_t max_parts;                 /* 1 to TCO_PLACEMENT_MAX_PARTS */
+    const int32_t *job;
+    const int32_t *pool;
+    const int32_t *accelerators;
+    const int32_t *racks;
+    const int32_t *zones;
+    const int32_t *regions;
+    const double *start_hours;
+} tco_placement_batch;
+
+/* Fills cost[i], completion_hours[i] and status[i] for every placement,
+ * exactly as tco_placement_price would; a placement that cannot be priced
+ * gets its status code and NaN figures, and the rest are still priced.
+ * Returns an error only for arguments that make the whole batch unusable. */
+TCO_API int tco_placement_price_batch(double *cost, double *completion_hours, int32_t *status,
+                                      const tco_pools *pools, const tco_topology *t,
+                                      const tco_pricing *p, const tco_job *jobs, size_t job_count,
+                                      const tco_placement_batch *batch, tco_error *err);
 
 #ifdef __cplusplus
 }

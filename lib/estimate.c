@@ -69,6 +69,10 @@ int pricing_check(const tco_obj *p, tco_error *err)
         return tco_fail(err, TCO_E_INCONSISTENT, TCO_P_SPOT_PER_ACCEL_HOUR,
                         "spot_per_accel_hour = %g is above on_demand_per_accel_hour = %g: allowed 0 to %g",
                         P(SPOT_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR));
+    if (P(BUDGET_CRITICAL_SHARE) < P(BUDGET_WARNING_SHARE))
+        return tco_fail(err, TCO_E_INCONSISTENT, TCO_P_BUDGET_CRITICAL_SHARE,
+                        "budget_critical_share = %g is below budget_warning_share = %g: allowed %g to 1",
+                        P(BUDGET_CRITICAL_SHARE), P(BUDGET_WARNING_SHARE), P(BUDGET_WARNING_SHARE));
     return TCO_OK;
 }
 
@@ -77,22 +81,36 @@ int pricing_check(const tco_obj *p, tco_error *err)
 /* Yearly cost of owning hardware bought for `price`: the annuity that repays
  * the price less the discounted residual over the depreciation years at the
  * cost of capital (capital recovery factor), plus maintenance. */
-static double owned_per_year(double price, double residual_share, const tco_obj *p)
+typedef struct {
+    double crf;         /* i / (1 - (1 + i)^-n), or 1 / n at i = 0 */
+    double discount;    /* (1 + i)^-n */
+    double maintenance; /* share of the price per year */
+} annuity;
+
+static annuity annuity_of(const tco_obj *p)
 {
-    double i = P(COST_OF_CAPITAL), n = P(DEPRECIATION_YEARS);
-    double crf = i > 0 ? i / -expm1(-n * log1p(i)) : 1 / n;
-    double residual_pv = price * residual_share * exp(-n * log1p(i));
-    return (price - residual_pv) * crf + price * P(MAINTENANCE_SHARE_PER_YEAR);
+    double i = P(COST_OF_CAPITAL), n = P(DEPRECIATION_YEARS), growth = n * log1p(i);
+    annuity a = { i > 0 ? i / -expm1(-growth) : 1 / n, exp(-growth), P(MAINTENANCE_SHARE_PER_YEAR) };
+    return a;
+}
+
+static double owned_per_year(const annuity *a, double price, double residual_share)
+{
+    return (price - price * residual_share * a->discount) * a->crf + price * a->maintenance;
 }
 
 /* ---- the estimate ----------------------------------------------------- */
 
-static int frozen(const void *h, const char *what, tco_error *err)
+int frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err)
 {
-    if (!h)
-        return tco_fail(err, TCO_E_NULL, 0, "%s must not be NULL", what);
-    if (!((const tco_obj *)h)->frozen)
-        return tco_fail(err, TCO_E_NOT_FROZEN, 0, "the %s must be frozen before an estimate", what);
+    const tco_obj *h[3] = { t ? &t->o : NULL, w ? &w->o : NULL, p ? &p->o : NULL };
+    static const char *const names[3] = { "topology", "workload", "pricing" };
+    for (int i = 0; i < 3; i++) {
+        if (!h[i])
+            return tco_fail(err, TCO_E_NULL, 0, "%s must not be NULL", names[i]);
+        if (!h[i]->frozen)
+            return tco_fail(err, TCO_E_NOT_FROZEN, 0, "the %s must be frozen first", names[i]);
+    }
     return TCO_OK;
 }
 
@@ -105,8 +123,7 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     if (out->size < ESTIMATE_V1_SIZE)
         return tco_fail(err, TCO_E_SIZE, 0, "tco_estimate.size = %zu is below %zu: set it to sizeof(tco_estimate)",
                         out->size, ESTIMATE_V1_SIZE);
-    if ((rc = frozen(topology, "topology", err)) || (rc = frozen(workload, "workload", err)) ||
-        (rc = frozen(pricing, "pricing", err)))
+    if ((rc = frozen_inputs(topology, workload, pricing, err)))
         return rc;
     const tco_obj *t = &topology->o, *w = &workload->o, *p = &pricing->o;
     tco_estimate e;
@@ -218,7 +235,8 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
                             T(SPOT_SHARE) * P(SPOT_PER_ACCEL_HOUR) +
                             (1 - T(RESERVED_SHARE) - T(SPOT_SHARE)) * P(ON_DEMAND_PER_ACCEL_HOUR));
     double accel_price = P(CAPEX_PER_ACCELERATOR) + P(CAPEX_PER_SERVER) / per_node;
-    rate += o * owned_per_year(accel_price, P(RESIDUAL_SHARE), p) / HOURS_PER_YEAR;
+    annuity owned = annuity_of(p);
+    rate += o * owned_per_year(&owned, accel_price, P(RESIDUAL_SHARE)) / HOURS_PER_YEAR;
     double compute_all = billed * rate;
 
     double it_kw = (N * tdp * W(POWER_DRAW_SHARE) + nodes * T(NODE_OVERHEAD_WATTS)) / 1000;
@@ -228,7 +246,7 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     double cooling_price = T(COOLING) == COOLING_LIQUID ? P(COOLING_LIQUID_CAPEX_PER_KW)
                                                         : P(COOLING_AIR_CAPEX_PER_KW);
     double cooling_all = o * (it_kwh * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH) +
-                              owned_per_year(plant_kw * cooling_price, 0, p) * held / HOURS_PER_YEAR);
+                              owned_per_year(&owned, plant_kw * cooling_price, 0) * held / HOURS_PER_YEAR);
 
     /* The productive share stays in compute, power and cooling; the rest is
      * waste, split by the accelerator-hours of each kind. */
@@ -249,7 +267,7 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     /* Ring all-reduce of the gradients between sites: 2 (S-1) G per step. */
     double steps = tokens / W(BATCH_TOKENS) * runs;
     double inter_site = 2 * (T(SITES) - 1) * W(PARAMS_TOTAL) * W(GRADIENT_BYTES) * steps;
-    e.cost[TCO_CAT_NETWORK] = o * owned_per_year(fabric_capex, 0, p) * held / HOURS_PER_YEAR +
+    e.cost[TCO_CAT_NETWORK] = o * owned_per_year(&owned, fabric_capex, 0) * held / HOURS_PER_YEAR +
                               (W(EGRESS_CROSS_REGION_GB) + inter_site / 1e9) * P(EGRESS_CROSS_REGION_PER_GB) +
                               W(EGRESS_INTERNET_GB) * P(EGRESS_INTERNET_PER_GB) +
                               W(EGRESS_IN_REGION_GB) * P(EGRESS_IN_REGION_PER_GB);
@@ -329,6 +347,7 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     e.cost_per_million_tokens = e.total / (tokens * runs / 1e6);
     e.cost_per_pflop_day = e.total / (flops * runs / (1e15 * 86400));
     e.cost_per_run = e.total / runs;
+    e.scenario_fingerprint = fingerprint_combine(t->fingerprint, w->fingerprint, p->fingerprint);
 
     sized_fill(out, &e, sizeof e);
     return TCO_OK;

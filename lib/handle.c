@@ -39,6 +39,30 @@ static int obj_clone(tco_obj **out, const tco_obj *src, int32_t kind, tco_error 
     return TCO_OK;
 }
 
+/* Where s[0..n) stops being well-formed UTF-8 (RFC 3629: no overlong
+ * forms, no surrogates, at most U+10FFFF), or n. */
+static size_t utf8_invalid_at(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (len == 0 || i + len > n)
+            return i;
+        unsigned cp = len == 1 ? c : c & (0x7f >> len);
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return i;
+            cp = cp << 6 | (s[i + k] & 0x3f);
+        }
+        static const unsigned least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+        if (cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += len;
+    }
+    return n;
+}
+
 /* The row of key if it belongs to this handle, else NULL with err filled. */
 static const param_row *own_row(const tco_obj *o, int32_t key, int *ix, tco_error *err, int *rc)
 {
@@ -100,6 +124,10 @@ static int obj_set_text(tco_obj *o, int32_t key, const char *text, tco_error *er
     if (n >= TCO_TEXT_MAX)
         return tco_fail(err, TCO_E_RANGE, key, "%s is %zu bytes long: allowed 0 to %d", r->name, n,
                         TCO_TEXT_MAX - 1);
+    size_t bad = utf8_invalid_at((const unsigned char *)text, n);
+    if (bad < n)
+        return tco_fail(err, TCO_E_RANGE, key, "%s is not UTF-8 (byte %zu): texts are saved as CBOR text",
+                        r->name, bad);
     memcpy(o->text[ix], text, n + 1);
     return TCO_OK;
 }
@@ -142,8 +170,10 @@ static int obj_freeze(tco_obj *o, tco_error *err)
     int rc = o->kind == TCO_HANDLE_TOPOLOGY   ? topology_check(o, err)
              : o->kind == TCO_HANDLE_WORKLOAD ? workload_check(o, err)
                                               : pricing_check(o, err);
-    if (rc == TCO_OK)
+    if (rc == TCO_OK) {
+        o->fingerprint = obj_fingerprint(o);
         o->frozen = 1;
+    }
     return rc;
 }
 

@@ -55,6 +55,7 @@ typedef struct tco_obj {
     int frozen;
     double v[IX_COUNT];
     char text[IX_COUNT][TCO_TEXT_MAX];
+    uint64_t fingerprint; /* of the canonical CBOR, set by freeze (fingerprint.c) */
 } tco_obj;
 
 struct tco_topology { tco_obj o; };
@@ -74,7 +75,13 @@ int tco_fail(tco_error *err, int code, int32_t key, const char *fmt, ...)
 #define ERROR_V1_SIZE V1_SIZE(tco_error, message)
 #define PARAM_INFO_V1_SIZE V1_SIZE(tco_param_info, default_text)
 #define ACCELERATOR_V1_SIZE V1_SIZE(tco_accelerator, source)
-#define ESTIMATE_V1_SIZE V1_SIZE(tco_estimate, cost_per_run)
+#define ESTIMATE_V1_SIZE V1_SIZE(tco_estimate, scenario_fingerprint)
+#define DEMAND_STATS_V1_SIZE V1_SIZE(tco_demand_stats, accelerator_hours)
+#define SPLIT_V1_SIZE V1_SIZE(tco_split, savings_vs_peak)
+#define BANDWIDTH_V1_SIZE V1_SIZE(tco_bandwidth, network_burst_utilisation)
+#define LIFECYCLE_V1_SIZE V1_SIZE(tco_lifecycle, restart_window_hours)
+#define LOGGING_V1_SIZE V1_SIZE(tco_logging, savings_share)
+#define BUDGET_V1_SIZE V1_SIZE(tco_budget, abnormal_growth)
 
 /* Copies src (this version's struct, size field first) into out, whose size
  * field the caller set: as far as both reach, zeros past what this version
@@ -108,9 +115,54 @@ double young_interval(double delta, double mtbf);
 double daly_interval(double delta, double mtbf);
 double daly_wall_time(double work, double tau, double delta, double restart, double mtbf);
 
+/* Inputs of the capacity functions (capacity.c): a series of finite values
+ * of 0 or more, and a positive finite scalar; both name the argument. */
+int series_check(const double *x, size_t n, const char *name, tco_error *err);
+int positive_check(double v, const char *name, tco_error *err);
+/* Neumaier's compensated sum of n values of 0 or more. */
+double compensated_sum(const double *x, size_t n);
+/* Non-NULL, frozen handles, or err filled naming the first that is not. */
+int frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err);
+
+/* Scenario files and identity (cbor.c, fingerprint.c, fields.c). */
+/* The canonical CBOR of a handle into buf; returns its length, or 0 when
+ * cap is short. CBOR_ORDER_BOUND (cbor_order.h) bytes always suffice. */
+size_t obj_encode(const tco_obj *o, uint8_t *buf, size_t cap);
+/* XXH3-64 of obj_encode's bytes; and of three such, as a scenario's. */
+uint64_t obj_fingerprint(const tco_obj *o);
+uint64_t fingerprint_combine(uint64_t topology, uint64_t workload, uint64_t pricing);
+/* The fields of tco_estimate, in struct order (fields.c). */
+typedef struct field_row {
+    const char *name, *unit, *description;
+    int32_t type; /* a tco_field_type */
+    size_t offset;
+} field_row;
+#define FIELDS_MAX 256
+extern const field_row tco_fields[];
+extern const size_t tco_field_rows;
+
 /* Cross-checks of a frozen handle (estimate.c reuses them per handle). */
 int topology_check(const tco_obj *o, tco_error *err);
 int workload_check(const tco_obj *o, tco_error *err);
 int pricing_check(const tco_obj *o, tco_error *err);
+
+/* Pools of capacity (pools.c), read by placement pricing (placement.c).
+ * The hot row is what pricing reads, worked out when the pool is added. */
+typedef struct pool_hot {
+    double rate;          /* cur per accelerator-hour */
+    double spot_rate;     /* reclaims per node-hour; 0 unless spot */
+    double inv_per_node;  /* 1 / accelerators_per_node */
+    int32_t per_node;     /* accelerators per node */
+    int32_t free;         /* free accelerators */
+    int32_t rack, zone, region;
+    int32_t spot;         /* 1 for a spot pool */
+} pool_hot;
+
+struct tco_pools {
+    int frozen;
+    int32_t count, cap;
+    tco_pool *pool;       /* as added (this version's struct) */
+    pool_hot *hot;        /* the same pools, as pricing reads them */
+};
 
 #endif

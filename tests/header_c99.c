@@ -119,6 +119,16 @@
     X(TCO_P_EGRESS_INTERNET_GB, 2036) \
     X(TCO_P_EGRESS_CROSS_REGION_GB, 2037) \
     X(TCO_P_EGRESS_IN_REGION_GB, 2038) \
+    X(TCO_P_INTERRUPTIBLE_SHARE, 2039) \
+    X(TCO_P_CHECKPOINT_STALL_SECONDS, 2040) \
+    X(TCO_P_COMM_WINDOW_SHARE, 2041) \
+    X(TCO_P_LIFECYCLE_HORIZON_DAYS, 2042) \
+    X(TCO_P_DATASET_HOT_DAYS, 2043) \
+    X(TCO_P_DATASET_WARM_DAYS, 2044) \
+    X(TCO_P_DATASET_COLD_DAYS, 2045) \
+    X(TCO_P_CHECKPOINT_WARM_RETENTION, 2046) \
+    X(TCO_P_CHECKPOINT_COLD_RETENTION, 2047) \
+    X(TCO_P_LOG_HOT_DAYS, 2048) \
     X(TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 3000) \
     X(TCO_P_RESERVED_PER_ACCEL_HOUR, 3001) \
     X(TCO_P_SPOT_PER_ACCEL_HOUR, 3002) \
@@ -158,7 +168,12 @@
     X(TCO_P_RISK_PREMIUM_SHARE, 3036) \
     X(TCO_P_CURRENCY, 3037) \
     X(TCO_P_PRICE_DATE, 3038) \
-    X(TCO_P_PRICE_SOURCE, 3039)
+    X(TCO_P_PRICE_SOURCE, 3039) \
+    X(TCO_P_BUDGET_AMOUNT, 3040) \
+    X(TCO_P_BUDGET_PERIOD_DAYS, 3041) \
+    X(TCO_P_BUDGET_WARNING_SHARE, 3042) \
+    X(TCO_P_BUDGET_CRITICAL_SHARE, 3043) \
+    X(TCO_P_BUDGET_GROWTH_ALERT_SHARE, 3044)
 
 /* enum tco_accelerator_id */
 #define ACCELERATORS(X) \
@@ -202,6 +217,31 @@ struct hc_pinned_accelerators { ACCELERATORS(HC_PIN) };
 struct hc_pinned_categories { CATEGORIES(HC_PIN) };
 struct hc_pinned_wastes { WASTES(HC_PIN) };
 
+/* capacity: enums of the lifecycle and the budget */
+#define CAPACITY_ENUMS(X) \
+    X(TCO_DATA_DATASET, 0) \
+    X(TCO_DATA_CHECKPOINTS, 1) \
+    X(TCO_DATA_LOGS, 2) \
+    X(TCO_TIER_HOT, 0) \
+    X(TCO_TIER_WARM, 1) \
+    X(TCO_TIER_COLD, 2) \
+    X(TCO_BUDGET_OK, 0) \
+    X(TCO_BUDGET_WARNING, 1) \
+    X(TCO_BUDGET_CRITICAL, 2) \
+    X(TCO_BUDGET_EXHAUSTED, 3)
+struct hc_pinned_capacity { CAPACITY_ENUMS(HC_PIN) };
+
+/* scenario files and identity: the format version and the field types */
+#define SCENARIO_ENUMS(X) \
+    X(TCO_FIELD_DOUBLE, 1) \
+    X(TCO_FIELD_UINT64, 2) \
+    X(TCO_FIELD_CATEGORIES, 3) \
+    X(TCO_FIELD_WASTES, 4)
+struct hc_pinned_scenario { SCENARIO_ENUMS(HC_PIN) };
+HC_STATIC_CHECK(TCO_FORMAT_VERSION == 1);
+HC_STATIC_CHECK(offsetof(tco_field_info, size) == 0 && sizeof(((tco_field_info *)0)->size) == sizeof(size_t));
+HC_STATIC_CHECK(sizeof(((tco_estimate *)0)->scenario_fingerprint) == 8);
+
 /* Enums are int-sized: bindings (cffi, cgo) rely on it. */
 HC_STATIC_CHECK(sizeof(tco_status) == sizeof(int));
 HC_STATIC_CHECK(sizeof(tco_param) == sizeof(int));
@@ -228,6 +268,12 @@ HC_SIZE_FIRST(tco_error);
 HC_SIZE_FIRST(tco_param_info);
 HC_SIZE_FIRST(tco_accelerator);
 HC_SIZE_FIRST(tco_estimate);
+HC_SIZE_FIRST(tco_demand_stats);
+HC_SIZE_FIRST(tco_split);
+HC_SIZE_FIRST(tco_bandwidth);
+HC_SIZE_FIRST(tco_lifecycle);
+HC_SIZE_FIRST(tco_logging);
+HC_SIZE_FIRST(tco_budget);
 
 HC_STATIC_CHECK(sizeof(((tco_error *)0)->code) == 4);
 HC_STATIC_CHECK(sizeof(((tco_error *)0)->param) == 4);
@@ -243,6 +289,31 @@ HC_STATIC_CHECK(sizeof(((tco_estimate *)0)->waste) == TCO_WASTE_SLOTS * sizeof(d
 HC_STATIC_CHECK(offsetof(tco_estimate, total) < offsetof(tco_estimate, cost));
 HC_STATIC_CHECK(offsetof(tco_estimate, cost) < offsetof(tco_estimate, waste));
 HC_STATIC_CHECK(sizeof(tco_estimate) % sizeof(double) == 0);
+
+/* ---- placement pricing (issue 5): price classes, the parts limit, the
+ * span slowdown keys and the size-prefixed structs of the hot path ----- */
+#define PLACEMENT_ENUMS(X) \
+    X(TCO_CLASS_ON_DEMAND, 0) \
+    X(TCO_CLASS_RESERVED, 1) \
+    X(TCO_CLASS_SPOT, 2) \
+    X(TCO_CLASS_OWNED, 3) \
+    X(TCO_P_RACK_SPAN_SLOWDOWN, 1025) \
+    X(TCO_P_ZONE_SPAN_SLOWDOWN, 1026) \
+    X(TCO_P_REGION_SPAN_SLOWDOWN, 1027)
+struct hc_pinned_placement { PLACEMENT_ENUMS(HC_PIN) };
+HC_STATIC_CHECK(sizeof(tco_price_class) == sizeof(int));
+HC_STATIC_CHECK(TCO_PLACEMENT_MAX_PARTS == 8);
+HC_SIZE_FIRST(tco_pool);
+HC_SIZE_FIRST(tco_job);
+HC_SIZE_FIRST(tco_placement);
+HC_SIZE_FIRST(tco_price);
+HC_SIZE_FIRST(tco_placement_batch);
+HC_STATIC_CHECK(sizeof(((tco_placement *)0)->pool) == TCO_PLACEMENT_MAX_PARTS * sizeof(int32_t));
+HC_STATIC_CHECK(sizeof(((tco_placement *)0)->accelerators) == TCO_PLACEMENT_MAX_PARTS * sizeof(int32_t));
+/* tco_price: the cost, then its figures, nine doubles in a row */
+HC_STATIC_CHECK(offsetof(tco_price, delay) - offsetof(tco_price, cost) == 8 * sizeof(double));
+HC_STATIC_CHECK(offsetof(tco_price, cost) < offsetof(tco_price, completion_hours));
+HC_STATIC_CHECK(offsetof(tco_price, interruptions) < offsetof(tco_price, stranded));
 
 /* ---- run-time checks through the library ----------------------------- */
 
@@ -404,8 +475,68 @@ static void check_scenario(void)
     tco_pricing_free(NULL);
 }
 
+/* ---- placement pricing (issue 5): the keys in the table, and one
+ * placement priced alone and as a batch of one, to the same bits -------- */
+static void check_placement(void)
+{
+    tco_pools *pools = NULL;
+    tco_topology *t = NULL;
+    tco_pricing *p = NULL;
+    tco_pool pool;
+    tco_job job;
+    tco_placement pl;
+    tco_placement_batch b;
+    tco_price price;
+    int32_t id = -1, job_index = 0, pool_id = 0, accelerators = 16;
+    double cost = 0, hours = 0;
+    int32_t status = 1;
+
+#define HC_PLACEMENT_PARAM(name, value) \
+    if ((value) >= 1000) \
+        check_param(name, #name);
+    PLACEMENT_ENUMS(HC_PLACEMENT_PARAM)
+    memset(&pool, 0, sizeof pool);
+    pool.size = sizeof pool;
+    pool.price_class = TCO_CLASS_RESERVED;
+    pool.accelerators_per_node = 8;
+    pool.free_accelerators = 64;
+    pool.rate_per_accel_hour = 2.5;
+    memset(&job, 0, sizeof job);
+    job.size = sizeof job;
+    job.accelerators = 16;
+    job.duration_hours = 10;
+    memset(&pl, 0, sizeof pl);
+    pl.size = sizeof pl;
+    pl.parts = 1;
+    pl.accelerators[0] = 16;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    b.count = 1;
+    b.max_parts = 1;
+    b.job = &job_index;
+    b.pool = &pool_id;
+    b.accelerators = &accelerators;
+    memset(&price, 0, sizeof price);
+    price.size = sizeof price;
+    CHECK(tco_pools_new(&pools, NULL) == TCO_OK);
+    CHECK(tco_pools_add(pools, &pool, &id, NULL) == TCO_OK && id == 0);
+    CHECK(tco_pools_freeze(pools, NULL) == TCO_OK);
+    CHECK(tco_pools_count(pools) == 1);
+    CHECK(tco_topology_new(&t, NULL) == TCO_OK && tco_topology_freeze(t, NULL) == TCO_OK);
+    CHECK(tco_pricing_new(&p, NULL) == TCO_OK && tco_pricing_freeze(p, NULL) == TCO_OK);
+    CHECK(tco_placement_price(&price, pools, t, p, &job, &pl, NULL) == TCO_OK);
+    CHECK(price.compute == 16 * 2.5 * 10 && price.cost > price.compute);
+    CHECK(tco_placement_price_batch(&cost, &hours, &status, pools, t, p, &job, 1, &b, NULL) == TCO_OK);
+    CHECK(status == TCO_OK && memcmp(&cost, &price.cost, sizeof cost) == 0);
+    CHECK(memcmp(&hours, &price.completion_hours, sizeof hours) == 0);
+    tco_pools_free(pools);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
 int main(void)
 {
+    check_placement();
     CHECK(tco_version_number() == TCO_VERSION_NUMBER);
     CHECK(tco_version_string() != NULL && strcmp(tco_version_string(), TCO_VERSION_STRING) == 0);
     check_names();

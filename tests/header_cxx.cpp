@@ -39,6 +39,15 @@ static_assert(TCO_CAT_COMPUTE == 0 && TCO_CAT_WASTE == 11, "pinned");
 static_assert(TCO_WASTE_IDLE == 0 && TCO_WASTE_RETRIES == 4, "pinned");
 static_assert(TCO_ACCEL_CUSTOM == 0 && TCO_ACCEL_MI300X == 5, "pinned");
 
+// scenario files and identity
+static_assert(TCO_FORMAT_VERSION == 1, "pinned");
+static_assert(TCO_FIELD_DOUBLE == 1 && TCO_FIELD_UINT64 == 2 && TCO_FIELD_CATEGORIES == 3 &&
+                  TCO_FIELD_WASTES == 4, "pinned");
+static_assert(std::is_same<decltype(&tco_scenario_load_cbor),
+                           int (*)(tco_topology **, tco_workload **, tco_pricing **, const uint8_t *,
+                                   size_t, tco_error *)>::value,
+              "signature");
+
 // Enum values are usable as constant expressions, and the enums are int-sized.
 static_assert(sizeof(tco_status) == sizeof(int), "enum size");
 static_assert(sizeof(tco_param) == sizeof(int), "enum size");
@@ -72,6 +81,27 @@ static_assert(sizeof(tco_error::message) == TCO_ERROR_MESSAGE_MAX, "message buff
 static_assert(sizeof(tco_error::param_name) == TCO_ERROR_PARAM_NAME_MAX, "name buffer");
 static_assert(sizeof(tco_estimate::cost) == TCO_CATEGORY_SLOTS * sizeof(double), "cost slots");
 static_assert(sizeof(tco_estimate::waste) == TCO_WASTE_SLOTS * sizeof(double), "waste slots");
+
+// placement pricing (issue 5): price classes, the parts limit, the span
+// slowdown keys, the structs of the hot path as plain C data, size first
+static_assert(TCO_CLASS_ON_DEMAND == 0 && TCO_CLASS_RESERVED == 1 && TCO_CLASS_SPOT == 2 &&
+                  TCO_CLASS_OWNED == 3, "pinned");
+static_assert(TCO_PLACEMENT_MAX_PARTS == 8, "pinned");
+static_assert(TCO_P_RACK_SPAN_SLOWDOWN == 1025 && TCO_P_ZONE_SPAN_SLOWDOWN == 1026 &&
+                  TCO_P_REGION_SPAN_SLOWDOWN == 1027, "pinned");
+static_assert(sizeof(tco_price_class) == sizeof(int), "enum size");
+static_assert(plain_c_struct<tco_pool>::value && plain_c_struct<tco_job>::value &&
+                  plain_c_struct<tco_placement>::value && plain_c_struct<tco_price>::value &&
+                  plain_c_struct<tco_placement_batch>::value, "placement structs are PODs");
+static_assert(offsetof(tco_pool, size) == 0 && offsetof(tco_job, size) == 0 &&
+                  offsetof(tco_placement, size) == 0 && offsetof(tco_price, size) == 0 &&
+                  offsetof(tco_placement_batch, size) == 0, "size first");
+static_assert(sizeof(tco_placement::pool) == TCO_PLACEMENT_MAX_PARTS * sizeof(int32_t), "parts");
+static_assert(std::is_same<decltype(&tco_placement_price_batch),
+                           int (*)(double *, double *, int32_t *, const tco_pools *, const tco_topology *,
+                                   const tco_pricing *, const tco_job *, size_t,
+                                   const tco_placement_batch *, tco_error *)>::value,
+              "signature");
 
 // Function types are exactly what a C++ binding would declare.
 static_assert(std::is_same<decltype(&tco_version_number), uint32_t (*)()>::value, "signature");

@@ -84,7 +84,8 @@ static inline void check_invariants(const tco_estimate *e)
     }
     assert_rel(wsum, e->cost[TCO_CAT_WASTE], 1e-9);
     const double *v = (const double *)((const char *)e + offsetof(tco_estimate, total));
-    size_t count = (sizeof *e - offsetof(tco_estimate, total)) / sizeof(double);
+    /* The doubles only: scenario_fingerprint, a uint64_t, ends the struct. */
+    size_t count = (offsetof(tco_estimate, scenario_fingerprint) - offsetof(tco_estimate, total)) / sizeof(double);
     for (size_t i = 0; i < count; i++)
         if (!isfinite(v[i])) {
             print_error("field %zu of tco_estimate is %g\n", i, v[i]);

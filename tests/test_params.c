@@ -177,6 +177,16 @@ static void test_texts(void **state)
     longer[TCO_TEXT_MAX - 1] = '\0'; /* the longest that fits */
     assert_int_equal(tco_pricing_set_text(h->p, TCO_P_CURRENCY, longer, NULL), TCO_OK);
 
+    /* Texts are UTF-8: files save them as CBOR text strings. */
+    static const char *const not_utf8[] = { "\xff", "a\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80" };
+    for (size_t i = 0; i < sizeof not_utf8 / sizeof not_utf8[0]; i++) {
+        err = (tco_error)TCO_ERROR_INIT;
+        assert_int_equal(tco_pricing_set_text(h->p, TCO_P_PRICE_SOURCE, not_utf8[i], &err), TCO_E_RANGE);
+        assert_non_null(strstr(err.message, "UTF-8"));
+    }
+    assert_int_equal(tco_pricing_set_text(h->p, TCO_P_PRICE_SOURCE, "prix \xc3\xa0 jour \xe2\x82\xac \xf0\x9f\x98\x80", NULL),
+                     TCO_OK);
+
     err = (tco_error)TCO_ERROR_INIT;
     assert_int_equal(tco_pricing_set(h->p, TCO_P_CURRENCY, 1, &err), TCO_E_TYPE);
     double v;

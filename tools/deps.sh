@@ -3,7 +3,9 @@
 # (Debian 12 package names). Safe to run again: it installs nothing twice.
 set -euo pipefail
 
-packages=(meson ninja-build pkg-config gcc g++ libcbor-dev libxxhash-dev libcmocka-dev abigail-tools)
+packages=(meson ninja-build pkg-config gcc g++ libcbor-dev libxxhash-dev libcmocka-dev abigail-tools
+          libjansson-dev  # the tco command's JSON (never the library's)
+          clang libclang-rt-14-dev)  # the fuzz targets: clang and its libFuzzer runtime
 
 missing=()
 for p in "${packages[@]}"; do
@@ -15,4 +17,12 @@ if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Python: what builds the binding (setuptools, cffi) and what its tests and
+# notebook use (numpy, pandas, matplotlib, pytest, nbclient), from PyPI.
+python_packages=(setuptools wheel cffi numpy pandas matplotlib pytest nbclient nbformat ipykernel)
+if ! python3 -c "import setuptools, wheel, cffi, numpy, pandas, matplotlib, pytest, nbclient, nbformat, ipykernel" 2>/dev/null; then
+  echo "installing Python packages: ${python_packages[*]}"
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${python_packages[@]}"
 fi

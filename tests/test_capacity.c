@@ -1,0 +1,317 @@
+/* Demand series: statistics, percentiles, time above, capacity for an
+ * unmet bound, and the fixed vs elastic split, against hand-worked values
+ * and brute force. */
+#include <float.h>
+#include <stdlib.h>
+
+#include "support.h"
+
+/* ---- peak and average ---------------------------------------------------- */
+
+static void test_stats_hand_worked(void **state)
+{
+    (void)state;
+    /* 1, 2, 3, 4 at half-hour intervals: peak 4, mean 2.5, 2 h, 5 accelerator-hours.
+     * Five points exercise the tail after the four-wide loop. */
+    const double d[] = { 1, 2, 3, 4, 10 };
+    tco_demand_stats s = { .size = sizeof s };
+    assert_int_equal(tco_demand_stats_compute(&s, d, 4, 0.5, NULL), TCO_OK);
+    assert_true(s.points == 4 && s.hours == 2 && s.peak == 4 && s.minimum == 1);
+    assert_true(s.mean == 2.5 && s.peak_to_average == 1.6 && s.accelerator_hours == 5);
+    assert_int_equal(tco_demand_stats_compute(&s, d, 5, 1, NULL), TCO_OK);
+    assert_true(s.peak == 10 && s.mean == 4 && s.accelerator_hours == 20);
+    /* All zero: the ratio is 0, not NaN. */
+    const double z[] = { 0, 0, 0 };
+    assert_int_equal(tco_demand_stats_compute(&s, z, 3, 1, NULL), TCO_OK);
+    assert_true(s.peak_to_average == 0 && s.mean == 0);
+}
+
+/* The sum over 10 million points stays within 1e-12 of an exact reference.
+ * The series mixes 1e9 spikes with 1e-3 values: a plain running sum drops
+ * the small ones' low bits (about n eps = 1e-9 relative error); the
+ * reference is accumulated in __float128 (113-bit significand), exact to
+ * far below 1e-12 for these 10^7 terms. */
+static void test_compensated_sum_ten_million(void **state)
+{
+    (void)state;
+    size_t n = 10 * 1000 * 1000;
+    double *d = malloc(n * sizeof *d);
+    assert_non_null(d);
+    __float128 exact = 0;
+    double naive = 0;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = i % 1000 == 0 ? 1e9 + (double)(i % 7) : 1e-3 * (1 + (double)(i % 13) / 10);
+        exact += d[i];
+        naive += d[i];
+    }
+    tco_demand_stats s = { .size = sizeof s };
+    assert_int_equal(tco_demand_stats_compute(&s, d, n, 1, NULL), TCO_OK);
+    double want = (double)exact;
+    assert_rel(s.accelerator_hours, want, 1e-12);
+    /* The test means something: the plain sum misses by far more. */
+    assert_true(fabs(naive - want) / want > 1e-12);
+    free(d);
+}
+
+/* ---- order statistics ---------------------------------------------------- */
+
+static void test_percentiles_like_numpy(void **state)
+{
+    (void)state;
+    /* numpy.percentile([4, 1, 3, 2], [0, 50, 90, 100]) = [1, 2.5, 3.7, 4] */
+    const double d[] = { 4, 1, 3, 2 }, pct[] = { 0, 50, 90, 100 };
+    double q[4];
+    assert_int_equal(tco_demand_percentiles(q, pct, 4, d, 4, NULL), TCO_OK);
+    assert_true(q[0] == 1 && q[1] == 2.5 && q[3] == 4);
+    assert_rel(q[2], 3.7, 1e-15);
+    /* the series itself is not reordered */
+    assert_true(d[0] == 4 && d[1] == 1);
+    const double one[] = { 7 };
+    assert_int_equal(tco_demand_percentiles(q, pct, 4, one, 1, NULL), TCO_OK);
+    assert_true(q[0] == 7 && q[3] == 7);
+}
+
+static void test_time_above(void **state)
+{
+    (void)state;
+    const double d[] = { 1, 5, 3, 5, 2 }, th[] = { 2, 5, 0 };
+    double h[3];
+    assert_int_equal(tco_demand_time_above(h, th, 3, d, 5, 0.25, NULL), TCO_OK);
+    assert_true(h[0] == 0.75 && h[1] == 0 && h[2] == 1.25); /* strictly above */
+}
+
+static void test_capacity_for_unmet(void **state)
+{
+    (void)state;
+    /* 0, 0, 10, 10: 20 accelerator-intervals. Unmet(c) = 2 (10 - c) for c
+     * in [0, 10]. A bound of 10% (2) gives c = 9; 50% (10) gives 5; 0
+     * gives the peak; 100% gives 0. */
+    const double d[] = { 10, 0, 10, 0 };
+    double c;
+    assert_int_equal(tco_capacity_for_unmet(&c, 0.1, d, 4, 1, NULL), TCO_OK);
+    assert_rel(c, 9, 1e-15);
+    assert_int_equal(tco_capacity_for_unmet(&c, 0.5, d, 4, 1, NULL), TCO_OK);
+    assert_rel(c, 5, 1e-15);
+    assert_int_equal(tco_capacity_for_unmet(&c, 0, d, 4, 1, NULL), TCO_OK);
+    assert_true(c == 10);
+    assert_int_equal(tco_capacity_for_unmet(&c, 1, d, 4, 1, NULL), TCO_OK);
+    assert_true(c == 0);
+    /* 1..5: total 15. On [3, 4], Unmet(c) = (4 - c) + (5 - c) = 9 - 2c, and
+     * at c = 4 only 1 is unmet. A bound of 20% (3) gives c = 3; 10% (1.5),
+     * more than the 1 left at c = 4, gives 9 - 2c = 1.5, c = 3.75. */
+    const double e[] = { 3, 1, 5, 2, 4 };
+    assert_int_equal(tco_capacity_for_unmet(&c, 0.2, e, 5, 1, NULL), TCO_OK);
+    assert_rel(c, 3, 1e-15);
+    assert_int_equal(tco_capacity_for_unmet(&c, 0.1, e, 5, 1, NULL), TCO_OK);
+    assert_rel(c, 3.75, 1e-15);
+}
+
+/* ---- fixed vs elastic ---------------------------------------------------- */
+
+/* Handles with reserved 2.5, on demand 4 and no interruptible demand
+ * unless a test sets it. */
+static void split_scen(scen *s, double interruptible)
+{
+    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    SW(s, TCO_P_INTERRUPTIBLE_SHARE, interruptible);
+    SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(s, TCO_P_SPOT_PER_ACCEL_HOUR, 2);
+    scen_freeze(s);
+}
+
+static void test_split_hand_worked(void **state)
+{
+    (void)state;
+    scen s;
+    split_scen(&s, 0);
+    /* Demand 1..8 for an hour each. Target exceedance 2.5 / 4 = 0.625, so
+     * floor(0.625 x 8) = 5 points may lie above: the baseline is the 3rd
+     * smallest, 3. Fixed 3 x 8 h x 2.5 = 60; above it 1+2+3+4+5 = 15
+     * accelerator-hours on demand at 4 = 60; total 120. All on demand:
+     * 36 x 4 = 144; reserving the peak: 8 x 8 x 2.5 = 160. */
+    const double d[] = { 5, 1, 8, 3, 7, 2, 6, 4 };
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split(&x, d, 8, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == 3);
+    assert_true(x.target_exceedance == 0.625 && x.exceedance == 0.625);
+    assert_true(x.fixed_cost == 60 && x.on_demand_cost == 60 && x.elastic_cost == 60);
+    assert_true(x.total_cost == 120 && x.all_on_demand_cost == 144 && x.reserve_peak_cost == 160);
+    assert_true(x.savings_vs_on_demand == 24 && x.savings_vs_peak == 40);
+    assert_true(x.reserved_accelerator_hours == 24 && x.reserved_used_hours == 3 + 3 + 3 + 3 + 3 + 1 + 2 + 3);
+    assert_rel(x.reserved_utilisation, 21.0 / 24, 1e-15);
+    assert_true(x.spot_accelerator_hours == 0 && x.on_demand_accelerator_hours == 15);
+    assert_true(d[0] == 5 && d[7] == 4); /* the series is left as it was */
+    scen_free(&s);
+}
+
+/* The chosen baseline costs no more than any other (brute force over every
+ * whole baseline), with and without spot. */
+static void test_split_is_optimal(void **state)
+{
+    (void)state;
+    for (int with_spot = 0; with_spot < 2; with_spot++) {
+        scen s;
+        split_scen(&s, with_spot ? 0.5 : 0);
+        double d[500];
+        uint64_t seed = 7;
+        for (int i = 0; i < 500; i++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            d[i] = (double)((seed >> 33) % 100) + ((seed >> 20) % 5 == 0 ? 150 : 0);
+        }
+        tco_split best = { .size = sizeof best };
+        assert_int_equal(tco_capacity_split(&best, d, 500, 0.5, s.t, s.w, s.p, NULL), TCO_OK);
+        for (int b = 0; b <= 260; b++) {
+            tco_split x = { .size = sizeof x };
+            assert_int_equal(tco_capacity_split_at(&x, b, d, 500, 0.5, s.t, s.w, s.p, NULL), TCO_OK);
+            assert_true(best.total_cost <= x.total_cost * (1 + 1e-12));
+        }
+        assert_true(best.exceedance <= best.target_exceedance);
+        scen_free(&s);
+    }
+}
+
+/* Spot without interruptions has no overhead: the elastic rate is the blend
+ * 0.5 x 4 + 0.5 x 2 = 3, the target exceedance 2.5 / 3. With reclaims so
+ * frequent that spot costs more than on demand, nothing goes to spot. */
+static void test_split_spot(void **state)
+{
+    (void)state;
+    scen s;
+    assert_int_equal(tco_topology_new(&s.t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_new(&s.w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&s.p, NULL), TCO_OK);
+    SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0.5);
+    SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 0);
+    scen_freeze(&s);
+    const double d[] = { 0, 10, 0, 10 };
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split_at(&x, 0, d, 4, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.spot_overhead_share == 0 && x.elastic_rate == 3);
+    assert_rel(x.target_exceedance, 2.5 / 3, 1e-15);
+    assert_true(x.spot_accelerator_hours == 10 && x.on_demand_accelerator_hours == 10);
+    assert_true(x.spot_cost == 20 && x.on_demand_cost == 40 && x.total_cost == 60);
+    scen_free(&s);
+
+    assert_int_equal(tco_topology_new(&s.t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_new(&s.w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&s.p, NULL), TCO_OK);
+    SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0.5);
+    SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 0.5);
+    scen_freeze(&s);
+    assert_int_equal(tco_capacity_split_at(&x, 0, d, 4, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.spot_overhead_share > 1); /* 2 x (1 + overhead) > 4 */
+    assert_true(x.spot_accelerator_hours == 0 && x.elastic_rate == 4);
+    scen_free(&s);
+}
+
+/* A year at one-minute resolution: the selection agrees with a full sort. */
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_split_year_matches_sort(void **state)
+{
+    (void)state;
+    size_t n = 525600;
+    double *d = malloc(n * sizeof *d), *sorted = malloc(n * sizeof *d);
+    assert_non_null(d);
+    assert_non_null(sorted);
+    uint64_t seed = 11;
+    for (size_t i = 0; i < n; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        d[i] = (double)(seed % 1000) + (i % 1440 < 480 ? 500 : 0);
+    }
+    memcpy(sorted, d, n * sizeof *d);
+    qsort(sorted, n, sizeof *d, by_value);
+    scen s;
+    split_scen(&s, 0);
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split(&x, d, n, 1.0 / 60, s.t, s.w, s.p, NULL), TCO_OK);
+    size_t above = (size_t)floor(0.625 * (double)n);
+    assert_true(x.baseline == sorted[n - 1 - above]);
+    assert_rel(x.hours, 8760, 1e-15);
+    scen_free(&s);
+    free(d);
+    free(sorted);
+}
+
+/* ---- bad input ----------------------------------------------------------- */
+
+static void test_bad_series(void **state)
+{
+    (void)state;
+    scen s;
+    split_scen(&s, 0);
+    const double nan_in[] = { 1, NAN, 3 }, neg[] = { 1, -2, 3 }, inf[] = { INFINITY }, ok[] = { 1, 2 };
+    tco_split x, before;
+    memset(&x, 0x5a, sizeof x);
+    x.size = sizeof x;
+    before = x;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_capacity_split(&x, nan_in, 3, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "demand[1]"));
+    assert_int_equal(tco_capacity_split(&x, neg, 3, 1, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "demand[1] = -2"));
+    assert_int_equal(tco_capacity_split(&x, inf, 1, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_int_equal(tco_capacity_split(&x, ok, 0, 1, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "empty"));
+    assert_int_equal(tco_capacity_split(&x, NULL, 2, 1, s.t, s.w, s.p, &err), TCO_E_NULL);
+    assert_int_equal(tco_capacity_split(&x, ok, 2, 0, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "interval_hours"));
+    assert_int_equal(tco_capacity_split(&x, ok, 2, NAN, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_int_equal(tco_capacity_split_at(&x, -1, ok, 2, 1, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_int_equal(tco_capacity_split_at(&x, NAN, ok, 2, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_int_equal(tco_capacity_split(&x, ok, 2, 1, s.t, NULL, s.p, &err), TCO_E_NULL);
+    assert_memory_equal(&x, &before, sizeof x); /* nothing half-written */
+    x.size = 16;
+    assert_int_equal(tco_capacity_split(&x, ok, 2, 1, s.t, s.w, s.p, &err), TCO_E_SIZE);
+
+    double q[1], pct[1] = { 101 };
+    assert_int_equal(tco_demand_percentiles(q, pct, 1, ok, 2, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "percentiles[0] = 101"));
+    pct[0] = -1;
+    assert_int_equal(tco_demand_percentiles(q, pct, 1, ok, 2, &err), TCO_E_RANGE);
+    pct[0] = NAN;
+    assert_int_equal(tco_demand_percentiles(q, pct, 1, ok, 2, &err), TCO_E_NOT_FINITE);
+    double c;
+    assert_int_equal(tco_capacity_for_unmet(&c, 1.5, ok, 2, 1, &err), TCO_E_RANGE);
+    assert_int_equal(tco_capacity_for_unmet(&c, 0.1, neg, 3, 1, &err), TCO_E_RANGE);
+    double th[1] = { NAN }, h[1];
+    assert_int_equal(tco_demand_time_above(h, th, 1, ok, 2, 1, &err), TCO_E_NOT_FINITE);
+    tco_demand_stats st = { .size = sizeof st };
+    assert_int_equal(tco_demand_stats_compute(&st, neg, 3, 1, &err), TCO_E_RANGE);
+    assert_int_equal(tco_demand_stats_compute(&st, ok, 0, 1, &err), TCO_E_RANGE);
+    assert_int_equal(tco_demand_stats_compute(&st, ok, 2, -1, &err), TCO_E_RANGE);
+
+    /* Unfrozen handles are refused. */
+    tco_workload *w;
+    assert_int_equal(tco_workload_new(&w, NULL), TCO_OK);
+    x.size = sizeof x;
+    assert_int_equal(tco_capacity_split(&x, ok, 2, 1, s.t, w, s.p, &err), TCO_E_NOT_FROZEN);
+    tco_workload_free(w);
+    scen_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stats_hand_worked),
+        cmocka_unit_test(test_compensated_sum_ten_million),
+        cmocka_unit_test(test_percentiles_like_numpy),
+        cmocka_unit_test(test_time_above),
+        cmocka_unit_test(test_capacity_for_unmet),
+        cmocka_unit_test(test_split_hand_worked),
+        cmocka_unit_test(test_split_is_optimal),
+        cmocka_unit_test(test_split_spot),
+        cmocka_unit_test(test_split_year_matches_sort),
+        cmocka_unit_test(test_bad_series),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
