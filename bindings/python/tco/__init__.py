@@ -1,0 +1,25 @@
+"""libtco for Python: what AI training really costs.
+
+    import tco
+    e = tco.estimate(tco.Topology(accelerators=2048), tco.Workload(), tco.Pricing())
+    e.total, e.cost["compute"], e.to_pandas(), e.plot()
+
+Every input is a parameter of the library's table (tco.params()); every
+formula is in doc/model.md of the libtco repository.
+"""
+from ._native import ffi, lib
+from .errors import (Error, FrozenError, InconsistentError, NotFiniteError, NotFrozenError,
+                     ParameterTypeError, RangeError, SizeError, UnknownParameterError, WrongHandleError)
+from .handles import Pricing, Topology, Workload
+from .params import Param, param, params
+from .results import CATEGORIES, WASTES, Estimate, Result, estimate
+from .sweep import Sweep, sweep
+from .files import from_cbor, from_json, load, save, scenario_fingerprint, to_cbor, to_json
+from .placement import JOB_DTYPE, Pools, Price, jobs_array, price_placement, price_placements
+from .capacity import (bandwidth, budget, capacity_for_unmet, capacity_split, demand_stats, lifecycle,
+                       logging_compare, percentiles, time_above)
+
+__version__ = ffi.string(lib.tco_version_string()).decode()
+if __version__.split(".")[0] != ffi.string(lib.tco_version_header()).decode().split(".")[0]:
+    raise ImportError(f"libtco {__version__} is loaded, but this binding was built for "
+                      f"{ffi.string(lib.tco_version_header()).decode()}: rebuild it")

@@ -1,0 +1,94 @@
+"""Scenario files: canonical CBOR (the library's encoder) and JSON (the same
+keys, for people), and fingerprints (doc/format.md)."""
+import json
+import os
+
+from ._native import ffi, lib
+from .errors import check, new_error
+from .handles import Pricing, Topology, Workload
+
+FORMAT = "libtco-scenario"
+
+
+def _encode(save, *args):
+    size, err = ffi.new("size_t *"), new_error()
+    check(save(ffi.NULL, 0, size, *args, err), err)
+    buf = ffi.new("uint8_t[]", size[0])
+    check(save(buf, size[0], size, *args, err), err)
+    return bytes(ffi.buffer(buf, size[0]))
+
+
+def to_cbor(topology, workload, pricing):
+    """The scenario's canonical CBOR bytes."""
+    return _encode(lib.tco_scenario_save_cbor, topology._ptr, workload._ptr, pricing._ptr)
+
+
+def from_cbor(data):
+    """(Topology, Workload, Pricing) from a scenario's CBOR bytes."""
+    t, w, p, err = ffi.new("tco_topology **"), ffi.new("tco_workload **"), ffi.new("tco_pricing **"), new_error()
+    check(lib.tco_scenario_load_cbor(t, w, p, data, len(data), err), err)
+    return Topology._adopt(t[0]), Workload._adopt(w[0]), Pricing._adopt(p[0])
+
+
+def to_json(topology, workload, pricing):
+    """The scenario as a JSON-ready dict: the same keys as the CBOR."""
+    return {"format": FORMAT, "version": lib.TCO_FORMAT_VERSION, "topology": topology.to_dict(),
+            "workload": workload.to_dict(), "pricing": pricing.to_dict()}
+
+
+def from_json(doc):
+    """(Topology, Workload, Pricing) from a parsed JSON scenario."""
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"not a libtco scenario: format is {doc.get('format')!r}, expected {FORMAT!r}")
+    version = doc.get("version")
+    if not isinstance(version, int) or not 1 <= version <= lib.TCO_FORMAT_VERSION:
+        raise ValueError(f"scenario version {version!r} is not one this library reads "
+                         f"(1 to {lib.TCO_FORMAT_VERSION})")
+    unknown = set(doc) - {"format", "version", "topology", "workload", "pricing"}
+    if unknown:
+        raise ValueError(f"unknown key {sorted(unknown)[0]!r} in the scenario")
+    return (Topology(**doc.get("topology", {})), Workload(**doc.get("workload", {})),
+            Pricing(**doc.get("pricing", {})))
+
+
+def load(source):
+    """(Topology, Workload, Pricing) from a .cbor or .json file, or CBOR bytes."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return from_cbor(bytes(source))
+    path = os.fspath(source)
+    if path.endswith(".json"):
+        with open(path, encoding="utf-8") as f:
+            return from_json(json.load(f, object_pairs_hook=_no_duplicates))
+    with open(path, "rb") as f:
+        return from_cbor(f.read())
+
+
+def save(path, topology, workload, pricing):
+    """Writes the scenario as canonical CBOR, or as JSON for a .json path."""
+    path = os.fspath(path)
+    if path.endswith(".json"):
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(to_json(topology, workload, pricing), f, indent=2)
+            f.write("\n")
+    else:
+        with open(path, "wb") as f:
+            f.write(to_cbor(topology, workload, pricing))
+
+
+def scenario_fingerprint(topology, workload, pricing):
+    """The scenario's 64-bit fingerprint: the same in C, Python and Go."""
+    out, err = ffi.new("uint64_t *"), new_error()
+    check(lib.tco_scenario_fingerprint(out, topology._ptr, workload._ptr, pricing._ptr, err), err)
+    return int(out[0])
+
+
+def estimate_to_cbor(cdata):
+    return _encode(lib.tco_estimate_save_cbor, cdata)
+
+
+def _no_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    dup = next((k for k in keys if keys.count(k) > 1), None)
+    if dup is not None:
+        raise ValueError(f"duplicate key {dup!r}")
+    return dict(pairs)

@@ -1,0 +1,162 @@
+"""Topology, Workload and Pricing: the three inputs of every computation.
+
+Each is built from keyword arguments named after the library's parameters,
+then frozen: it never changes afterwards, so it is safe to share. replace()
+gives a changed copy. Unset parameters keep the library's defaults (the
+built-in scenario)."""
+import inspect
+import numbers
+
+import numpy as np
+
+from ._native import ffi, lib
+from .errors import ParameterTypeError, check, new_error
+from .params import param, params
+
+
+class _Handle:
+    _kind = ""  # "topology", "workload" or "pricing"
+
+    def __init__(self, **values):
+        self._ptr = self._new()
+        for name, value in values.items():
+            self._set(name, value)
+        err = new_error()
+        check(self._fn("freeze")(self._ptr, err), err, f"{self._kind}")
+
+    # -- the C handle -----------------------------------------------------
+    @classmethod
+    def _fn(cls, verb):
+        return getattr(lib, f"tco_{cls._kind}_{verb}")
+
+    @classmethod
+    def _new(cls):
+        out, err = ffi.new(f"tco_{cls._kind} **"), new_error()
+        check(cls._fn("new")(out, err), err)
+        return ffi.gc(out[0], cls._fn("free"))
+
+    @classmethod
+    def _adopt(cls, ptr):
+        """Wraps a C handle this object will own (it is frozen here)."""
+        self = cls.__new__(cls)
+        self._ptr = ffi.gc(ptr, cls._fn("free"))
+        err = new_error()
+        check(cls._fn("freeze")(self._ptr, err), err, cls._kind)
+        return self
+
+    def _set(self, name, value):
+        p = param(name, self._kind)
+        err = new_error()
+        if isinstance(value, np.ndarray) and value.ndim > 0:
+            raise ParameterTypeError(
+                f"{name} is given an array: build the scenario with one value and sweep it with "
+                f"tco.sweep(..., {name}=array)", param=name)
+        if isinstance(value, str):
+            if p.numeric:
+                raise ParameterTypeError(f"{name} takes a number ({p.describe()}), not {value!r}", param=name)
+            rc = self._fn("set_text")(self._ptr, p.key, value.encode(), err)
+        elif isinstance(value, numbers.Real):
+            if p.type == "text":
+                raise ParameterTypeError(f"{name} takes a text ({p.describe()}), not {value!r}", param=name)
+            rc = self._fn("set")(self._ptr, p.key, float(value), err)
+        else:
+            raise ParameterTypeError(
+                f"{name} takes {'a text' if p.type in ('text', 'choice') else 'a number'} "
+                f"({p.describe()}), not {type(value).__name__}", param=name)
+        check(rc, err)
+
+    # -- reading ----------------------------------------------------------
+    def get(self, name):
+        """The value of a parameter: float, int or bool; str for choices and texts."""
+        cache = self.__dict__.setdefault("_cache", {})  # frozen: values never change
+        if name not in cache:
+            cache[name] = self._read(name)
+        return cache[name]
+
+    def _read(self, name):
+        p = param(name, self._kind)
+        err = new_error()
+        if p.type in ("text", "choice"):
+            out = ffi.new("char **")
+            check(self._fn("get_text")(self._ptr, p.key, out, err), err)
+            return ffi.string(out[0]).decode()
+        out = ffi.new("double *")
+        check(self._fn("get")(self._ptr, p.key, out, err), err)
+        return int(out[0]) if p.type == "int" else bool(out[0]) if p.type == "bool" else out[0]
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self.get(name)
+        except TypeError:
+            raise AttributeError(f"{type(self).__name__} has no parameter {name!r}") from None
+
+    def to_dict(self):
+        """Every parameter of this handle, by name."""
+        return {p.name: self.get(p.name) for p in params(self._kind)}
+
+    def replace(self, **changes):
+        """A frozen copy with some parameters changed."""
+        out, err = ffi.new(f"tco_{self._kind} **"), new_error()
+        check(self._fn("clone")(out, self._ptr, err), err)
+        copy = type(self).__new__(type(self))
+        copy._ptr = ffi.gc(out[0], self._fn("free"))
+        for name, value in changes.items():
+            copy._set(name, value)
+        check(self._fn("freeze")(copy._ptr, err), err, self._kind)
+        return copy
+
+    @property
+    def fingerprint(self):
+        """XXH3-64 of the canonical CBOR encoding: equal inputs, equal fingerprint."""
+        out, err = ffi.new("uint64_t *"), new_error()
+        check(self._fn("fingerprint")(out, self._ptr, err), err)
+        return int(out[0])
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.fingerprint == other.fingerprint
+
+    def __hash__(self):
+        return self.fingerprint
+
+    def __repr__(self):
+        changed = [f"{p.name}={self.get(p.name)!r}" for p in params(self._kind)
+                   if self.get(p.name) != p.default]
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+
+def _document(cls, summary):
+    """Docstring and signature from the library's table, for help()."""
+    rows = params(cls._kind)
+    cls.__doc__ = summary + "\n\nParameters (keyword only):\n" + "\n".join("    " + p.describe() for p in rows)
+    cls.__init__.__signature__ = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default) for p in rows])
+    return cls
+
+
+class Topology(_Handle):
+    _kind = "topology"
+
+    def __init__(self, **values):
+        super().__init__(**values)
+
+
+class Workload(_Handle):
+    _kind = "workload"
+
+    def __init__(self, **values):
+        super().__init__(**values)
+
+
+class Pricing(_Handle):
+    _kind = "pricing"
+
+    def __init__(self, **values):
+        super().__init__(**values)
+
+
+_document(Topology, "The cluster: accelerators, nodes, fabric, storage, facility, reliability, ownership.")
+_document(Workload, "The training run: model, tokens, parallelism, data, checkpoints, logs, experiments.")
+_document(Pricing, "The price list: rental rates, capital, energy, network, storage, services, staff, budget.")

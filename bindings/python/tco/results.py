@@ -1,0 +1,150 @@
+"""Results as plain Python objects: attributes, to_dict(), to_pandas() and
+plot(). Field names, units and categories come from the library: the
+estimate's from its field table, the other results' from the header."""
+from dataclasses import dataclass
+
+from ._native import ffi, lib
+from .errors import check, new_error
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    unit: str
+    description: str
+    type: int
+    offset: int
+
+
+def _fields():
+    out, err = [], new_error()
+    for i in range(lib.tco_estimate_field_count()):
+        f = ffi.new("tco_field_info *")
+        f.size = ffi.sizeof("tco_field_info")
+        check(lib.tco_estimate_field_at(f, i, err), err)
+        out.append(Field(ffi.string(f.name).decode(), ffi.string(f.unit).decode(),
+                         ffi.string(f.description).decode(), f.type, f.offset))
+    return out
+
+
+ESTIMATE_FIELDS = _fields()
+CATEGORIES = [ffi.string(lib.tco_category_name(c)).decode() for c in range(lib.tco_category_count())]
+WASTES = [ffi.string(lib.tco_waste_name(k)).decode() for k in range(lib.tco_waste_count())]
+
+
+def _optional(module):
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError as e:
+        raise ImportError(f"this needs {module.split('.')[0]}: pip install 'tco[{'plot' if 'matplotlib' in module else 'pandas'}]'") from e
+
+
+class Result:
+    """A C result struct as a Python object: one attribute per field."""
+    _ctype = ""
+
+    def __init__(self, cdata):
+        self._values = {}
+        for name, field in ffi.typeof(self._ctype).fields:
+            if name == "size":
+                continue
+            value = getattr(cdata, name)
+            if field.type.kind == "array":
+                value = [list(row) if ffi.typeof(row).kind == "array" else row for row in value]
+            self._values[name] = value
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["_values"][name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}") from None
+
+    def to_dict(self):
+        return dict(self._values)
+
+    def to_pandas(self):
+        """A one-column table: field, value."""
+        pd = _optional("pandas")
+        return pd.DataFrame({"value": list(self._values.values())}, index=list(self._values)).rename_axis("field")
+
+    def __repr__(self):
+        inner = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v!r}" for k, v in self._values.items())
+        return f"{type(self).__name__}({inner})"
+
+
+class Estimate(Result):
+    """What a training scenario costs, category by category (doc/model.md).
+
+    total, cost (by category name), waste (by kind), and every other field of
+    the estimate as an attribute, in the units field_units() gives. Fields
+    are read from the C struct when asked for."""
+
+    _BY_NAME = {f.name: f for f in ESTIMATE_FIELDS}
+
+    def __init__(self, cdata, currency="cur"):
+        self._c = cdata  # a tco_estimate * this object owns
+        self.currency = currency
+
+    def _read(self, f):
+        base = ffi.cast("char *", self._c) + f.offset
+        if f.type == lib.TCO_FIELD_CATEGORIES:
+            arr = ffi.cast("double *", base)
+            return {name: arr[i] for i, name in enumerate(CATEGORIES)}
+        if f.type == lib.TCO_FIELD_WASTES:
+            arr = ffi.cast("double *", base)
+            return {name: arr[i] for i, name in enumerate(WASTES)}
+        if f.type == lib.TCO_FIELD_UINT64:
+            return int(ffi.cast("uint64_t *", base)[0])
+        return ffi.cast("double *", base)[0]
+
+    def __getattr__(self, name):
+        f = Estimate._BY_NAME.get(name)
+        if f is None or name.startswith("_"):
+            raise AttributeError(f"Estimate has no field {name!r}")
+        return self._read(f)
+
+    def to_dict(self):
+        return {f.name: self._read(f) for f in ESTIMATE_FIELDS}
+
+    def __repr__(self):
+        return f"Estimate(total={self.total:,.2f} {self.currency}, wall_hours={self.wall_hours:.1f}, " \
+               f"goodput={self.goodput:.4f})"
+
+    def to_cbor(self):
+        """The result as canonical CBOR, keyed by the field names."""
+        from .files import estimate_to_cbor
+        return estimate_to_cbor(self._c)
+
+    @staticmethod
+    def field_units():
+        """Unit of every field, by name."""
+        return {f.name: f.unit for f in ESTIMATE_FIELDS}
+
+    def to_pandas(self):
+        """The breakdown: one row per category with amount, share and unit."""
+        pd = _optional("pandas")
+        total = self.total
+        rows = [(c, a, a / total if total else 0.0) for c, a in self.cost.items()]
+        df = pd.DataFrame(rows, columns=["category", "amount", "share"])
+        df["unit"] = self.currency
+        return df
+
+    def plot(self, ax=None, title=None):
+        """The breakdown as a horizontal bar chart (matplotlib); returns the axes."""
+        plt = _optional("matplotlib.pyplot")
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7, 4))
+        names = list(self.cost)[::-1]
+        ax.barh(names, [self.cost[n] for n in names], color="#4c72b0")
+        ax.set_xlabel(f"cost ({self.currency})")
+        ax.set_title(title or f"total {self.total:,.0f}")
+        ax.figure.tight_layout()
+        return ax
+
+
+def estimate(topology, workload, pricing):
+    """Prices a training scenario: an Estimate."""
+    out, err = ffi.new("tco_estimate *"), new_error()
+    out.size = ffi.sizeof("tco_estimate")
+    check(lib.tco_estimate_compute(out, topology._ptr, workload._ptr, pricing._ptr, err), err)
+    return Estimate(out, pricing.currency)

@@ -1,0 +1,87 @@
+"""The estimate through Python: the same numbers as C, the breakdown as a
+table and a chart, sweeps in one C call."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import tco
+
+
+def test_estimate_hand_checks(scenario):
+    e = tco.estimate(*scenario)
+    # 6 N D + 12 L h s D (Kaplan et al. 2020; PaLM appendix B)
+    assert e.train_flops == pytest.approx(2e12 * (6 * 70e9 + 12 * 80 * 8192 * 4096), rel=1e-15)
+    # compute hours = FLOPs / (1,024 x 989e12 x 0.4) / 3,600
+    assert e.compute_hours == pytest.approx(e.train_flops / (1024 * 989e12 * 0.4) / 3600, rel=1e-15)
+    assert e.total == sum(e.cost.values())  # the C sum, in category order
+    assert sum(e.waste.values()) == pytest.approx(e.cost["waste"], rel=1e-12)
+    assert list(e.cost) == tco.CATEGORIES and len(tco.CATEGORIES) == 12
+    assert e.cost["power"] == 0 and e.cost["cooling"] == 0  # rented: in the rate
+    assert e.scenario_fingerprint == tco.scenario_fingerprint(*scenario)
+    assert e.field_units()["wall_hours"] == "h"
+
+
+def test_owned_pays_power(scenario):
+    t, w, p = scenario
+    e = tco.estimate(t.replace(owned_share=1), w, p)
+    assert e.cost["power"] > 0 and e.cost["cooling"] > 0
+
+
+def test_to_pandas_and_plot(scenario):
+    e = tco.estimate(*scenario)
+    df = e.to_pandas()
+    assert list(df.columns) == ["category", "amount", "share", "unit"]
+    assert df["share"].sum() == pytest.approx(1)
+    assert (df["unit"] == "USD").all()
+    ax = e.plot()
+    assert len(ax.patches) == 12
+    assert e.to_dict()["total"] == e.total
+
+
+def test_sweep_matches_single_estimates(scenario):
+    t, w, p = scenario
+    mfu = np.linspace(0.3, 0.6, 7)
+    s = tco.sweep(t, w, p, mfu=mfu)
+    assert len(s) == 7
+    for i, m in enumerate(mfu):
+        one = tco.estimate(t, w.replace(mfu=m), p)
+        assert s.total[i] == one.total  # bit for bit
+        assert s.cost("waste")[i] == one.cost["waste"]
+        assert s["wall_hours"][i] == one.wall_hours
+    df = s.to_pandas()
+    assert isinstance(df, pd.DataFrame) and "cost_compute" in df and df["mfu"].tolist() == mfu.tolist()
+    assert s.plot().get_xlabel() == "mfu"
+
+
+def test_sweep_broadcasts_and_takes_choice_names(scenario):
+    t, w, p = scenario
+    s = tco.sweep(t, w, p, accelerator_model=["H100-SXM", "B200"], accelerators=1024)
+    b200 = tco.estimate(t.replace(accelerator_model="B200"), w, p)
+    assert s.total[1] == b200.total and s.total[0] > s.total[1]
+
+
+@pytest.mark.parametrize("kwargs, exc, text", [
+    ({"mfu": [0.4, 1.5]}, tco.RangeError, "sweep value 1"),
+    ({"mfu": [[0.4, 0.5]]}, ValueError, "one-dimensional"),
+    ({"mfu": ["a", "b"]}, tco.ParameterTypeError, "numbers"),
+    ({"currency": [1, 2]}, tco.ParameterTypeError, "text"),
+    ({"accelerator_model": ["H100-SXM", "TPU"]}, tco.ParameterTypeError, "not a choice"),
+    ({"no_such": [1]}, tco.UnknownParameterError, "no parameter"),
+    ({"accelerators": [1024, 1020]}, tco.InconsistentError, "whole number of nodes"),
+])
+def test_sweep_errors(scenario, kwargs, exc, text):
+    with pytest.raises(exc) as info:
+        tco.sweep(*scenario, **kwargs)
+    assert text in str(info.value)
+
+
+def test_sweep_needs_an_array(scenario):
+    with pytest.raises(TypeError):
+        tco.sweep(*scenario)
+
+
+def test_version():
+    assert tco.__version__.startswith("1.")
+    assert math.isfinite(tco.estimate(tco.Topology(), tco.Workload(), tco.Pricing()).total)

@@ -1,0 +1,80 @@
+"""Placement pricing from numpy: one C call for a whole batch, the same
+numbers as the single call to the last bit, an error code per bad
+placement."""
+import numpy as np
+import pytest
+
+import tco
+
+POOLS = [
+    dict(price_class="on_demand", accelerators_per_node=8, free_accelerators=64, rack=0, zone=0, region=0,
+         rate_per_accel_hour=4.0),
+    dict(price_class="reserved", accelerators_per_node=8, free_accelerators=32, rack=1, zone=0, region=0,
+         rate_per_accel_hour=2.5),
+    dict(price_class="spot", accelerators_per_node=8, free_accelerators=64, rack=2, zone=1, region=0,
+         rate_per_accel_hour=2.0, interruptions_per_node_hour=0.01),
+]
+JOB = dict(accelerators=16, interruptible=1, duration_hours=10, comm_share=0.5, checkpoint_bytes=1e11,
+           traffic_gb_per_accel_hour=10, delay_cost_per_hour=1)
+
+
+@pytest.fixture
+def pools():
+    return tco.Pools(POOLS)
+
+
+def test_single_placement_parts_add_up(pools, scenario):
+    t, _, p = scenario
+    price = tco.price_placement(pools, t, p, JOB, [1], [16])
+    parts = price.compute + price.slowdown + price.traffic + price.interruptions + price.stranded + price.delay
+    assert price.cost == pytest.approx(parts, rel=1e-12)
+    # 16 accelerators at 2.5 for 10 hours, no span: compute 400, no slowdown
+    assert price.compute == pytest.approx(400) and price.slowdown == 0
+    assert price.completion_hours >= 10
+    assert len(pools) == 3
+
+
+def test_batch_matches_single_bit_for_bit(pools, scenario):
+    t, _, p = scenario
+    rng = np.random.default_rng(5)
+    n = 2000
+    jobs = tco.jobs_array([JOB, dict(JOB, interruptible=0, accelerators=8, comm_share=0.1)])
+    job = rng.integers(0, 2, n)
+    first = rng.integers(0, 3, n)
+    pool = np.stack([first, (first + 1) % 3], axis=1)
+    split = np.where(jobs["accelerators"][job] == 16, 8, 4)
+    acc = np.stack([split, split], axis=1)
+    start = rng.uniform(0, 5, n)
+    cost, done, status = tco.price_placements(pools, t, p, jobs, job, pool, acc, start_hours=start)
+    for i in range(0, n, 97):
+        job_i = {k: jobs[k][job[i]].item() for k in jobs.dtype.names if k != "size"}
+        if status[i]:
+            with pytest.raises(tco.Error):
+                tco.price_placement(pools, t, p, job_i, list(pool[i]), list(acc[i]), start_hours=start[i])
+            assert np.isnan(cost[i])
+            continue
+        one = tco.price_placement(pools, t, p, job_i, list(pool[i]), list(acc[i]), start_hours=start[i])
+        assert cost[i] == one.cost and done[i] == one.completion_hours
+    # Jobs that may not be interrupted are refused on spot, and only those.
+    on_spot = (pool == 2).any(axis=1) & (jobs["interruptible"][job] == 0)
+    assert (status[on_spot] != 0).all() and (status[~on_spot] == 0).all()
+
+
+def test_bad_input(pools, scenario):
+    t, _, p = scenario
+    cost, _, status = tco.price_placements(pools, t, p, [JOB], [0, 0, 0], [0, 7, 0], [16, 16, 999])
+    assert status[0] == 0 and status[1] != 0 and status[2] != 0  # unknown pool; more than free
+    assert np.isnan(cost[1]) and np.isnan(cost[2])
+    with pytest.raises(tco.Error) as info:
+        tco.price_placements(pools, t, p, [JOB], [0, 0], [0, 7], [16, 16], raise_errors=True)
+    assert "placement 1" in str(info.value)
+    with pytest.raises(ValueError, match="shape"):
+        tco.price_placements(pools, t, p, [JOB], [0, 0], [0, 1, 2], [16, 16, 16])
+    with pytest.raises(TypeError, match="no field"):
+        tco.jobs_array([dict(JOB, gpus=3)])
+    with pytest.raises(tco.Error):
+        tco.price_placement(pools, t, p, dict(JOB, duration_hours=-1), [0], [16])
+    with pytest.raises(ValueError, match="price_class"):
+        tco.Pools([dict(POOLS[0], price_class="cheap")])
+    with pytest.raises(tco.Error):
+        tco.Pools([dict(POOLS[0], free_accelerators=-1)])
