@@ -135,7 +135,9 @@ class Estimate(Result):
         if ax is None:
             _, ax = plt.subplots(figsize=(7, 4))
         names = list(self.cost)[::-1]
-        ax.barh(names, [self.cost[n] for n in names], color="#4c72b0")
+        bars = ax.barh(names, [self.cost[n] for n in names], color="#4c72b0")
+        ax.bar_label(bars, labels=[f" {self.cost[n] / self.total:.1%}" if self.total else "" for n in names],
+                     fontsize=8)
         ax.set_xlabel(f"cost ({self.currency})")
         ax.set_title(title or f"total {self.total:,.0f}")
         ax.figure.tight_layout()
