@@ -81,15 +81,25 @@ static const param_row *own_row(const tco_obj *o, int32_t key, int *ix, tco_erro
     return r;
 }
 
+/* The row of key if this handle owns it and may still change, else NULL
+ * with err filled. */
+static const param_row *row_to_set(const tco_obj *o, int32_t key, int *ix, tco_error *err, int *rc)
+{
+    const param_row *r = own_row(o, key, ix, err, rc);
+    if (r && o->frozen) {
+        *rc = tco_fail(err, TCO_E_FROZEN, key, "the %s is frozen: %s cannot change (clone it to edit a copy)",
+                       kind_names[o->kind], r->name);
+        return NULL;
+    }
+    return r;
+}
+
 static int obj_set(tco_obj *o, int32_t key, double value, tco_error *err)
 {
     int ix, rc;
-    const param_row *r = own_row(o, key, &ix, err, &rc);
+    const param_row *r = row_to_set(o, key, &ix, err, &rc);
     if (!r)
         return rc;
-    if (o->frozen)
-        return tco_fail(err, TCO_E_FROZEN, key, "the %s is frozen: %s cannot change (clone it to edit a copy)",
-                        kind_names[o->kind], r->name);
     if ((rc = param_check(r, value, err)) != TCO_OK)
         return rc;
     o->v[ix] = value;
@@ -101,12 +111,9 @@ static int obj_set_text(tco_obj *o, int32_t key, const char *text, tco_error *er
     if (!text)
         return tco_fail(err, TCO_E_NULL, key, "text must not be NULL");
     int ix, rc;
-    const param_row *r = own_row(o, key, &ix, err, &rc);
+    const param_row *r = row_to_set(o, key, &ix, err, &rc);
     if (!r)
         return rc;
-    if (o->frozen)
-        return tco_fail(err, TCO_E_FROZEN, key, "the %s is frozen: %s cannot change (clone it to edit a copy)",
-                        kind_names[o->kind], r->name);
     if (r->type == TCO_TYPE_CHOICE) {
         double v;
         if (choice_find(r->choices, text, &v) != 0) {

@@ -10,26 +10,9 @@
 
 #include <tco.h>
 
+#include "bench.h"
+
 #define ROUNDS 11
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v)
-{
-    qsort(v, ROUNDS, sizeof *v, by_value);
-    return v[ROUNDS / 2];
-}
 
 static void fill(double *d, size_t n)
 {
@@ -79,7 +62,8 @@ int main(void)
         plain_s[r] = t4 - t3;
         sink += x.baseline + s + st.mean + s2;
     }
-    double split = median(split_ms), sum = median(sum_ms), stats = median(stats_s), plain = median(plain_s);
+    double split = median(split_ms, ROUNDS), sum = median(sum_ms, ROUNDS), stats = median(stats_s, ROUNDS),
+           plain = median(plain_s, ROUNDS);
     printf("split of %zu points: %.2f ms (target 10 ms); a plain sum over them %.3f ms: ratio %.1f\n", year,
            split, sum, split / sum);
     printf("statistics over %zu points: %.0f million points/s (target 200); plain sum %.0f million/s: ratio %.2f\n",

@@ -32,6 +32,8 @@
 
 #include <tco.h>
 
+#include "bench.h"
+
 #include "alloc_count.h"
 
 #define ROUNDS 11
@@ -41,25 +43,6 @@
 #define POOLS 64
 #define SINGLE_SET 4096
 #define SINGLE_CALLS (1 << 20)
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return v[n / 2];
-}
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 static uint32_t next(uint32_t below) /* xorshift64*, fixed seed */
