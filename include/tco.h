@@ -611,6 +611,10 @@ typedef enum tco_tier {
     TCO_TIER_COLD = 2
 } tco_tier;
 
+/* "dataset", "checkpoints", "logs"; "hot", "warm", "cold"; NULL if unknown. */
+TCO_API const char *tco_data_class_name(int32_t data_class);
+TCO_API const char *tco_tier_name(int32_t tier);
+
 typedef struct tco_lifecycle {
     size_t size;                      /* sizeof(tco_lifecycle) */
     double horizon_days;
@@ -653,6 +657,9 @@ typedef enum tco_budget_status {
     TCO_BUDGET_CRITICAL = 2,
     TCO_BUDGET_EXHAUSTED = 3
 } tco_budget_status;
+
+/* "ok", "warning", "critical", "exhausted"; NULL if unknown. */
+TCO_API const char *tco_budget_status_name(int32_t status);
 
 typedef struct tco_budget {
     size_t size;                      /* sizeof(tco_budget) */
@@ -745,6 +752,9 @@ typedef struct tco_pool {
     double rate_per_accel_hour;         /* cur per accelerator-hour */
     double interruptions_per_node_hour; /* reclaim rate of a spot node; else 0 */
 } tco_pool;
+
+/* "on_demand", "reserved", "spot", "owned"; NULL if unknown. */
+TCO_API const char *tco_price_class_name(int32_t price_class);
 
 /* Pools: built with add (ids 0, 1, 2... in the order added), then frozen. */
 typedef struct tco_pools tco_pools;

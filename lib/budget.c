@@ -8,6 +8,13 @@
 
 #define BURN_WINDOW_DAYS 7.0
 
+static const char *const status_names[] = { "ok", "warning", "critical", "exhausted" };
+
+const char *tco_budget_status_name(int32_t s)
+{
+    return s >= 0 && s < (int32_t)(sizeof status_names / sizeof status_names[0]) ? status_names[s] : NULL;
+}
+
 static int32_t status_of(double share, const tco_pricing *p)
 {
     return share >= 1                           ? TCO_BUDGET_EXHAUSTED

@@ -206,13 +206,13 @@ int tco_demand_percentiles(double *out, const double *percentiles, size_t count,
                            size_t n, tco_error *err)
 {
     int rc;
-    if (!out || !percentiles)
+    if (count && (!out || !percentiles))
         return tco_fail(err, TCO_E_NULL, 0, "%s must not be NULL", out ? "percentiles" : "out");
     for (size_t i = 0; i < count; i++)
         if (!(percentiles[i] >= 0 && percentiles[i] <= 100))
             return tco_fail(err, isnan(percentiles[i]) ? TCO_E_NOT_FINITE : TCO_E_RANGE, 0,
                             "percentiles[%zu] = %g: allowed 0 to 100", i, percentiles[i]);
-    if ((rc = series_check(demand, n, "demand", err)))
+    if ((rc = series_check(demand, n, "demand", err)) || count == 0)
         return rc;
     double *a = sorted_copy(demand, n, err);
     if (!a)
@@ -230,7 +230,7 @@ int tco_demand_time_above(double *hours, const double *thresholds, size_t count,
                           size_t n, double interval_hours, tco_error *err)
 {
     int rc;
-    if (!hours || !thresholds)
+    if (count && (!hours || !thresholds))
         return tco_fail(err, TCO_E_NULL, 0, "%s must not be NULL", hours ? "thresholds" : "hours");
     for (size_t i = 0; i < count; i++)
         if (!isfinite(thresholds[i]))

@@ -11,6 +11,19 @@
 
 #define HOURS_PER_MONTH (8766.0 / 12)
 
+static const char *const class_names[] = { "dataset", "checkpoints", "logs" };
+static const char *const tier_names[] = { "hot", "warm", "cold" };
+
+const char *tco_data_class_name(int32_t c)
+{
+    return c >= 0 && c < 3 ? class_names[c] : NULL;
+}
+
+const char *tco_tier_name(int32_t t)
+{
+    return t >= 0 && t < 3 ? tier_names[t] : NULL;
+}
+
 /* Hours of [from, to) inside [0, horizon). */
 static double overlap(double from, double to, double horizon)
 {

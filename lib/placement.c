@@ -32,6 +32,9 @@
 #define PLACEMENT_V1_SIZE V1_SIZE(tco_placement, start_hours)
 #define PRICE_V1_SIZE V1_SIZE(tco_price, delay)
 #define BATCH_V1_SIZE V1_SIZE(tco_placement_batch, start_hours)
+/* tco_job may grow, but never to this: a larger size is garbage, and
+ * stepping by it would read past the caller's array. */
+#define JOB_MAX_SIZE 1024
 
 /* Bounds of the job's and the placement's fields (doc/scheduling.md). They
  * keep every product finite; a wall time beyond NEVER_HOURS means the job
@@ -625,10 +628,10 @@ int tco_placement_price_batch(double *cost, double *completion_hours, int32_t *s
     /* jobs[] is stepped through by the size the caller's header gives a
      * tco_job, so that the array stays readable when the struct grows. */
     size_t stride = job_count ? jobs[0].size : sizeof(tco_job);
-    if (stride < JOB_V1_SIZE || stride % sizeof(double) != 0)
+    if (stride < JOB_V1_SIZE || stride > JOB_MAX_SIZE || stride % sizeof(double) != 0)
         return fail_field(err, TCO_E_SIZE, "job.size",
-                          "jobs[0].size = %zu must be sizeof(tco_job): at least %zu, a multiple of %zu", stride,
-                          (size_t)JOB_V1_SIZE, sizeof(double));
+                          "jobs[0].size = %zu must be sizeof(tco_job): %zu to %d, a multiple of %zu", stride,
+                          (size_t)JOB_V1_SIZE, JOB_MAX_SIZE, sizeof(double));
 
     consts k;
     consts_of(&k, &t->o, &p->o);

@@ -14,6 +14,11 @@
 
 static const char *const class_names[] = { "on_demand", "reserved", "spot", "owned" };
 
+const char *tco_price_class_name(int32_t c)
+{
+    return c >= 0 && c < (int32_t)(sizeof class_names / sizeof class_names[0]) ? class_names[c] : NULL;
+}
+
 int tco_pools_new(tco_pools **out, tco_error *err)
 {
     if (!out)

@@ -285,6 +285,10 @@ static void test_bad_series(void **state)
     assert_int_equal(tco_capacity_for_unmet(&c, 0.1, neg, 3, 1, &err), TCO_E_RANGE);
     double th[1] = { NAN }, h[1];
     assert_int_equal(tco_demand_time_above(h, th, 1, ok, 2, 1, &err), TCO_E_NOT_FINITE);
+    /* Nothing asked, nothing needed: empty lists may be NULL. */
+    assert_int_equal(tco_demand_time_above(NULL, NULL, 0, ok, 2, 1, &err), TCO_OK);
+    assert_int_equal(tco_demand_percentiles(NULL, NULL, 0, ok, 2, &err), TCO_OK);
+    assert_int_equal(tco_demand_percentiles(NULL, NULL, 0, neg, 3, &err), TCO_E_RANGE);
     tco_demand_stats st = { .size = sizeof st };
     assert_int_equal(tco_demand_stats_compute(&st, neg, 3, 1, &err), TCO_E_RANGE);
     assert_int_equal(tco_demand_stats_compute(&st, ok, 0, 1, &err), TCO_E_RANGE);

@@ -56,6 +56,17 @@ static void test_categories(void **state)
     assert_true(tco_waste_count() <= TCO_WASTE_SLOTS);
     assert_string_equal(tco_waste_name(TCO_WASTE_DATA_STALLS), "data_stalls");
     assert_null(tco_waste_name(5));
+
+    /* The other enums' names, for bindings and reports. */
+    assert_string_equal(tco_price_class_name(TCO_CLASS_ON_DEMAND), "on_demand");
+    assert_string_equal(tco_price_class_name(TCO_CLASS_OWNED), "owned");
+    assert_null(tco_price_class_name(4));
+    assert_string_equal(tco_budget_status_name(TCO_BUDGET_EXHAUSTED), "exhausted");
+    assert_null(tco_budget_status_name(-1));
+    assert_string_equal(tco_data_class_name(TCO_DATA_CHECKPOINTS), "checkpoints");
+    assert_null(tco_data_class_name(3));
+    assert_string_equal(tco_tier_name(TCO_TIER_COLD), "cold");
+    assert_null(tco_tier_name(3));
 }
 
 static void test_null_arguments(void **state)

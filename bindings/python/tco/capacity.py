@@ -5,7 +5,7 @@ import numpy as np
 
 from ._native import ffi, lib
 from .errors import check, new_error
-from .results import Result, _optional
+from .results import Result, _optional, enum_names
 
 
 def _series(values, name):
@@ -61,8 +61,8 @@ class Bandwidth(Result):
 class Lifecycle(Result):
     """Hot, warm and cold storage under the workload's retention policy."""
     _ctype = "tco_lifecycle"
-    CLASSES = ("dataset", "checkpoints", "logs")
-    TIERS = ("hot", "warm", "cold")
+    CLASSES = enum_names(lib.tco_data_class_name)
+    TIERS = enum_names(lib.tco_tier_name)
 
     def to_pandas(self):
         """GB-months and cost by data class and tier."""
@@ -80,7 +80,7 @@ class Logging(Result):
 class Budget(Result):
     """Spending against the budget lines of a pricing table."""
     _ctype = "tco_budget"
-    STATUS = ("ok", "warning", "critical", "exhausted")
+    STATUS = enum_names(lib.tco_budget_status_name)
 
     @property
     def status_name(self):

@@ -5,10 +5,9 @@ import numpy as np
 
 from ._native import ffi, lib
 from .errors import check, new_error, raise_for
-from .results import Result
+from .results import Result, enum_names
 
-PRICE_CLASSES = {"on_demand": lib.TCO_CLASS_ON_DEMAND, "reserved": lib.TCO_CLASS_RESERVED,
-                 "spot": lib.TCO_CLASS_SPOT, "owned": lib.TCO_CLASS_OWNED}
+PRICE_CLASSES = {name: i for i, name in enumerate(enum_names(lib.tco_price_class_name))}  # "on_demand": 0
 
 
 def _struct_dtype(ctype):

@@ -27,9 +27,17 @@ def _fields():
     return out
 
 
+def enum_names(name_of):
+    """The names the library gives an enum's values 0, 1, 2... (until NULL)."""
+    names = []
+    while name_of(len(names)) != ffi.NULL:
+        names.append(ffi.string(name_of(len(names))).decode())
+    return tuple(names)
+
+
 ESTIMATE_FIELDS = _fields()
-CATEGORIES = [ffi.string(lib.tco_category_name(c)).decode() for c in range(lib.tco_category_count())]
-WASTES = [ffi.string(lib.tco_waste_name(k)).decode() for k in range(lib.tco_waste_count())]
+CATEGORIES = list(enum_names(lib.tco_category_name))
+WASTES = list(enum_names(lib.tco_waste_name))
 
 
 def _optional(module):
