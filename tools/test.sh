@@ -12,3 +12,12 @@ meson test -C build --print-errorlogs
 PKG_CONFIG_PATH="$PWD/build/meson-uninstalled" python3 -m pip install --quiet --disable-pip-version-check \
   --root-user-action=ignore --no-build-isolation --no-deps --force-reinstall ./bindings/python
 MPLBACKEND=Agg python3 -m pytest -q bindings/python/tests
+
+# The Go binding against this build tree: go vet, its tests, and the tests again under the
+# race detector (Go 1.24 or later; skipped, with a note, where there is no go command).
+if command -v go >/dev/null; then
+  (export PKG_CONFIG_PATH="$PWD/build/meson-uninstalled" LD_LIBRARY_PATH="$PWD/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" GOTOOLCHAIN=local
+   cd bindings/go && go vet ./... && go test -count=1 ./... && go test -count=1 -race ./...)
+else
+  echo "go: not found, the Go binding's tests (bindings/go) were not run"
+fi

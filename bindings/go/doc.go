@@ -1,0 +1,69 @@
+// Package tco is the Go binding of libtco, the C library that prices AI
+// training: what a training run or a whole cluster costs, category by
+// category, how much of it is waste, how much capacity should be fixed and
+// how much elastic, and what a scheduler should pay for one placement of a
+// job against another.
+//
+// # Building
+//
+// The package finds libtco with pkg-config (#cgo pkg-config: libtco). With
+// libtco installed, nothing needs setting. Against a libtco build tree
+// that is not installed, point pkg-config at the tree's uninstalled .pc
+// file and the dynamic linker at its library:
+//
+//	PKG_CONFIG_PATH=<build>/meson-uninstalled LD_LIBRARY_PATH=<build>/lib go test ./...
+//
+// The build stops if the tco.h found is not of major version 1
+// (HeaderMajor); at run time every constructor fails with an error matching
+// ErrVersion if the loaded library is of another major version or older
+// than that header (CheckVersion, Version).
+//
+// # Handles
+//
+// A scenario is three handles: a cluster Topology, a Workload profile and a
+// Pricing table. Each is made from the library's built-in defaults and a
+// list of options naming the library's parameters, and is frozen on
+// construction:
+//
+//	cluster, err := tco.NewTopology(tco.Set("accelerators", 2048), tco.SetText("accelerator_model", "B200"))
+//
+// Parameter names, units, bounds and descriptions come from the library's
+// own table at run time (Params, ParamByName); this package keeps no list
+// of them. A frozen handle never changes: With makes a changed copy. Any
+// number of goroutines may use a handle at once. Close frees it and may be
+// called more than once; a handle that is never closed is freed by the
+// garbage collector. A call on a closed or nil handle returns an error
+// matching ErrClosed, never crashes; Close must not race with calls still
+// using the handle.
+//
+// # Errors
+//
+// Every failure is an *Error carrying the library's status code, the
+// parameter concerned and a message that names the input and what is
+// allowed. errors.Is(err, tco.ErrRange) and the other sentinels compare
+// codes; errors.As gives the *Error. Bad input (values out of range, NaN,
+// empty or mismatched slices, closed handles) is an error, never a panic:
+// slice lengths are checked in Go before C reads anything.
+//
+// # Results
+//
+// Compute gives an Estimate whose maps are keyed by the library's names
+// (Categories, WasteKinds, EstimateFields), so a category or field added by
+// a newer library appears without a new version of this package. Sweep
+// prices a slice of values in one call. The capacity functions
+// (ComputeDemandStats, DemandPercentiles, CapacitySplit...) read a demand
+// series in place, without copying it.
+//
+// Scenarios and results are exchanged as canonical CBOR (MarshalCBOR,
+// LoadScenarioCBOR), the same bytes and fingerprints as the C library and
+// the other bindings write.
+//
+// # Placement pricing
+//
+// Pools.Price prices one candidate placement of a job; it allocates
+// nothing, so its cost is the library's plus that of one cgo call.
+// Pools.PriceBatch prices any number of placements given as plain slices
+// (a Batch, struct of arrays) in one cgo call, into a BatchResult that is
+// reused from one call to the next. Both give the very numbers the C
+// functions give, bit for bit.
+package tco

@@ -1,0 +1,405 @@
+package tco
+
+// #cgo noescape tcogo_estimate
+// #cgo nocallback tcogo_estimate
+// #include "tco_go.h"
+import "C"
+
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// FieldType is the kind of a field of an estimate (tco_field_type).
+type FieldType int32
+
+// Field types.
+const (
+	FieldDouble     FieldType = 1
+	FieldUint64     FieldType = 2
+	FieldCategories FieldType = 3 // the costs by category
+	FieldWastes     FieldType = 4 // the waste by kind
+)
+
+// FieldInfo describes one field of an estimate, as the library lists them
+// (tco_estimate_field_at): the names are the keys of Estimate.Fields and of
+// result files.
+type FieldInfo struct {
+	Name        string
+	Unit        string // "h", "cur", "FLOP"... ("1" for counts and shares)
+	Description string
+	Type        FieldType
+	offset      uintptr
+}
+
+// Category is a cost category: its name (the key of Estimate.Costs) and
+// description.
+type Category struct {
+	Name        string
+	Description string
+}
+
+// layout is what the loaded library says of tco_estimate, read once.
+type layout struct {
+	fields     []FieldInfo
+	categories []Category
+	wastes     []string
+	doubles    int // how many FieldDouble fields
+	uints      int
+}
+
+var (
+	layoutOnce sync.Once
+	est        layout
+)
+
+func estimateLayout() *layout {
+	layoutOnce.Do(func() {
+		var raw C.tco_estimate
+		size := unsafe.Sizeof(raw)
+		n := int(C.tco_estimate_field_count())
+		for i := 0; i < n; i++ {
+			var f C.tco_field_info
+			f.size = C.size_t(unsafe.Sizeof(f))
+			if C.tco_estimate_field_at(&f, C.size_t(i), nil) != 0 {
+				continue
+			}
+			fi := FieldInfo{
+				Name:        C.GoString(f.name),
+				Unit:        C.GoString(f.unit),
+				Description: C.GoString(f.description),
+				Type:        FieldType(f._type),
+				offset:      uintptr(f.offset),
+			}
+			// A newer library may list fields past the end of the struct
+			// this package was compiled with: they cannot be read here.
+			width := uintptr(8)
+			switch fi.Type {
+			case FieldCategories:
+				width = 8 * C.TCO_CATEGORY_SLOTS
+			case FieldWastes:
+				width = 8 * C.TCO_WASTE_SLOTS
+			case FieldDouble:
+				est.doubles++
+			case FieldUint64:
+				est.uints++
+			default:
+				continue
+			}
+			if fi.offset%8 != 0 || fi.offset+width > size {
+				continue
+			}
+			est.fields = append(est.fields, fi)
+		}
+		for c := 0; c < int(C.tco_category_count()) && c < C.TCO_CATEGORY_SLOTS; c++ {
+			est.categories = append(est.categories, Category{
+				Name:        C.GoString(C.tco_category_name(C.int32_t(c))),
+				Description: C.GoString(C.tco_category_description(C.int32_t(c))),
+			})
+		}
+		for w := 0; w < int(C.tco_waste_count()) && w < C.TCO_WASTE_SLOTS; w++ {
+			est.wastes = append(est.wastes, C.GoString(C.tco_waste_name(C.int32_t(w))))
+		}
+	})
+	return &est
+}
+
+// EstimateFields lists the fields of an estimate as the loaded library
+// describes them.
+func EstimateFields() []FieldInfo { return append([]FieldInfo(nil), estimateLayout().fields...) }
+
+// Categories lists the cost categories of the loaded library, in order.
+func Categories() []Category { return append([]Category(nil), estimateLayout().categories...) }
+
+// WasteKinds lists the names of the kinds of waste, in order.
+func WasteKinds() []string { return append([]string(nil), estimateLayout().wastes...) }
+
+// Estimate is what a training scenario costs. Every map is keyed by the
+// library's names, read at run time (Categories, WasteKinds,
+// EstimateFields), so a category or field added by a newer library shows up
+// without changing this package. Amounts are in the pricing table's
+// currency, times in hours.
+type Estimate struct {
+	Total  float64            // the sum of Costs
+	Costs  map[string]float64 // by category ("compute", "power"... "waste")
+	Waste  map[string]float64 // by kind ("idle", "failures"...); sums to Costs["waste"]
+	Fields map[string]float64 // every scalar field by name ("wall_hours", "goodput"...), Total included
+
+	// A few fields typed for convenience (also in Fields).
+	WallHours            float64 // per run, with stalls, checkpoints and failures
+	ComputeHours         float64 // per run, at MFU, without interruptions
+	HeldHours            float64 // time the cluster is paid for
+	AcceleratorHours     float64 // billed
+	Goodput              float64 // ComputeHours / WallHours
+	CostPerMillionTokens float64
+	CostPerRun           float64
+	ScenarioFingerprint  uint64 // of the inputs; 0 in sweep results
+
+	raw C.tco_estimate
+}
+
+// reuse empties m for refilling, or makes it.
+func reuse(m map[string]float64, n int) map[string]float64 {
+	if m == nil {
+		return make(map[string]float64, n)
+	}
+	clear(m)
+	return m
+}
+
+// fill builds the Go form of a C estimate, reusing e's maps.
+func (e *Estimate) fill(raw *C.tco_estimate) {
+	l := estimateLayout()
+	e.raw = *raw
+	base := unsafe.Pointer(&e.raw)
+	e.Total = float64(raw.total)
+	e.Costs = reuse(e.Costs, len(l.categories))
+	for i, c := range l.categories {
+		e.Costs[c.Name] = float64(raw.cost[i])
+	}
+	e.Waste = reuse(e.Waste, len(l.wastes))
+	for i, w := range l.wastes {
+		e.Waste[w] = float64(raw.waste[i])
+	}
+	e.Fields = reuse(e.Fields, l.doubles)
+	for i := range l.fields {
+		f := &l.fields[i]
+		if f.Type == FieldDouble {
+			e.Fields[f.Name] = *(*float64)(unsafe.Add(base, f.offset))
+		}
+	}
+	e.WallHours = float64(raw.wall_hours)
+	e.ComputeHours = float64(raw.compute_hours)
+	e.HeldHours = float64(raw.held_hours)
+	e.AcceleratorHours = float64(raw.accelerator_hours)
+	e.Goodput = float64(raw.goodput)
+	e.CostPerMillionTokens = float64(raw.cost_per_million_tokens)
+	e.CostPerRun = float64(raw.cost_per_run)
+	e.ScenarioFingerprint = uint64(raw.scenario_fingerprint)
+}
+
+// Uint64Fields are the fields of integer type (scenario_fingerprint), by
+// name.
+func (e *Estimate) Uint64Fields() map[string]uint64 {
+	l := estimateLayout()
+	out := make(map[string]uint64, l.uints)
+	base := unsafe.Pointer(&e.raw)
+	for i := range l.fields {
+		if f := &l.fields[i]; f.Type == FieldUint64 {
+			out[f.Name] = *(*uint64)(unsafe.Add(base, f.offset))
+		}
+	}
+	return out
+}
+
+// Compute prices a training scenario: the cost by category, the waste, the
+// time and the unit economics. The three handles may be shared with other
+// goroutines.
+func Compute(t *Topology, w *Workload, p *Pricing) (*Estimate, error) {
+	e := &Estimate{}
+	if err := ComputeInto(e, t, w, p); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// ComputeInto is Compute into an Estimate the caller owns. Its maps are
+// cleared and refilled rather than made again, so a loop that reuses one
+// Estimate allocates nothing.
+func ComputeInto(e *Estimate, t *Topology, w *Workload, p *Pricing) error {
+	if e == nil {
+		return errArg(StatusNull, "estimate", "the estimate must not be nil")
+	}
+	ct, cw, cp, err := handles(t, w, p)
+	if err != nil {
+		return err
+	}
+	var raw C.tco_estimate
+	raw.size = C.size_t(unsafe.Sizeof(raw))
+	rc := C.tcogo_estimate(&raw, cHandle(unsafe.Pointer(ct)), cHandle(unsafe.Pointer(cw)), cHandle(unsafe.Pointer(cp)), nil)
+	if rc != 0 {
+		// Again for the message: the computation is pure, so it fails the
+		// same way, and the success path passes no error struct.
+		ce := newCErr()
+		rc = C.tcogo_estimate(&raw, cHandle(unsafe.Pointer(ct)), cHandle(unsafe.Pointer(cw)), cHandle(unsafe.Pointer(cp)), &ce)
+		runtime.KeepAlive(t)
+		runtime.KeepAlive(w)
+		runtime.KeepAlive(p)
+		return failure(rc, &ce)
+	}
+	runtime.KeepAlive(t)
+	runtime.KeepAlive(w)
+	runtime.KeepAlive(p)
+	e.fill(&raw)
+	return nil
+}
+
+// Total is the total cost of a scenario alone: Compute without building
+// the maps, for loops that only compare totals.
+func Total(t *Topology, w *Workload, p *Pricing) (float64, error) {
+	ct, cw, cp, err := handles(t, w, p)
+	if err != nil {
+		return 0, err
+	}
+	var raw C.tco_estimate
+	raw.size = C.size_t(unsafe.Sizeof(raw))
+	rc := C.tcogo_estimate(&raw, cHandle(unsafe.Pointer(ct)), cHandle(unsafe.Pointer(cw)), cHandle(unsafe.Pointer(cp)), nil)
+	if rc != 0 {
+		ce := newCErr()
+		rc = C.tcogo_estimate(&raw, cHandle(unsafe.Pointer(ct)), cHandle(unsafe.Pointer(cw)), cHandle(unsafe.Pointer(cp)), &ce)
+		err = failure(rc, &ce)
+	}
+	runtime.KeepAlive(t)
+	runtime.KeepAlive(w)
+	runtime.KeepAlive(p)
+	return float64(raw.total), err
+}
+
+// MarshalCBOR encodes the estimate as a result file (a map keyed by the
+// EstimateFields names; doc/format.md), byte for byte what the C library
+// and the tco command write.
+func (e *Estimate) MarshalCBOR() ([]byte, error) {
+	if e == nil {
+		return nil, errArg(StatusNull, "estimate", "the estimate must not be nil")
+	}
+	raw := e.raw
+	if raw.size == 0 {
+		return nil, errArg(StatusSize, "estimate", "the estimate was not computed by this package")
+	}
+	var n C.size_t
+	ce := newCErr()
+	if rc := C.tco_estimate_save_cbor(nil, 0, &n, &raw, &ce); rc != 0 {
+		return nil, failure(rc, &ce)
+	}
+	buf := make([]byte, int(n))
+	if rc := C.tco_estimate_save_cbor((*C.uint8_t)(unsafe.Pointer(&buf[0])), n, &n, &raw, &ce); rc != 0 {
+		return nil, failure(rc, &ce)
+	}
+	return buf[:int(n)], nil
+}
+
+// SweepResult holds the estimates of a parameter sweep, one per variation,
+// with a status each: a variation whose values are out of range or
+// inconsistent has a non-zero status and no estimate.
+type SweepResult struct {
+	Status []Status // per variation: StatusOK or the reason it was not priced
+	raw    []C.tco_estimate
+}
+
+// Len is the number of variations.
+func (r *SweepResult) Len() int { return len(r.Status) }
+
+// Err is nil if variation i was priced, else an error with its code.
+func (r *SweepResult) Err(i int) error {
+	if i < 0 || i >= len(r.Status) {
+		return errArg(StatusIndex, "i", "variation index out of range")
+	}
+	return r.Status[i].Err()
+}
+
+// Estimate is variation i's estimate (its ScenarioFingerprint is 0), or its
+// error.
+func (r *SweepResult) Estimate(i int) (*Estimate, error) {
+	if err := r.Err(i); err != nil {
+		return nil, err
+	}
+	e := &Estimate{}
+	e.fill(&r.raw[i])
+	return e, nil
+}
+
+// Totals is the total cost of every variation (0 where it failed).
+func (r *SweepResult) Totals() []float64 {
+	out := make([]float64, len(r.raw))
+	for i := range r.raw {
+		out[i] = float64(r.raw[i].total)
+	}
+	return out
+}
+
+// Field is one scalar field (an EstimateFields name) of every variation,
+// as a column (0 where a variation failed).
+func (r *SweepResult) Field(name string) ([]float64, error) {
+	for _, f := range estimateLayout().fields {
+		if f.Name == name && f.Type == FieldDouble {
+			out := make([]float64, len(r.raw))
+			for i := range r.raw {
+				out[i] = *(*float64)(unsafe.Add(unsafe.Pointer(&r.raw[i]), f.offset))
+			}
+			return out, nil
+		}
+	}
+	return nil, errArg(StatusUnknownParam, name, "no numeric estimate field is named \""+name+"\"")
+}
+
+// Cost is one category's cost ("compute"...) of every variation.
+func (r *SweepResult) Cost(category string) ([]float64, error) {
+	for c, cat := range estimateLayout().categories {
+		if cat.Name == category {
+			out := make([]float64, len(r.raw))
+			for i := range r.raw {
+				out[i] = float64(r.raw[i].cost[c])
+			}
+			return out, nil
+		}
+	}
+	return nil, errArg(StatusUnknownParam, category, "no cost category is named \""+category+"\"")
+}
+
+// Sweep prices len(values) variations of a scenario in one call, variation
+// i with the parameter name set to values[i] (any handle's parameter but a
+// TEXT). The error is for arguments that make the whole sweep unusable;
+// variations that fail have their Status.
+func Sweep(t *Topology, w *Workload, p *Pricing, name string, values []float64) (*SweepResult, error) {
+	return SweepMany(t, w, p, []string{name}, values)
+}
+
+// SweepMany prices variations that set several parameters: variation i sets
+// names[j] to values[i*len(names)+j], so len(values) must be a multiple of
+// len(names).
+func SweepMany(t *Topology, w *Workload, p *Pricing, names []string, values []float64) (*SweepResult, error) {
+	ct, cw, cp, err := handles(t, w, p)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]C.int32_t, len(names))
+	for j, name := range names {
+		row, err := lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		keys[j] = C.int32_t(row.Key)
+	}
+	n := 0
+	if len(names) == 0 {
+		if len(values) != 0 {
+			return nil, errArg(StatusSize, "values", "values given without a parameter name")
+		}
+	} else {
+		if len(values)%len(names) != 0 {
+			return nil, errArg(StatusSize, "values", "len(values) is not a multiple of len(names)")
+		}
+		n = len(values) / len(names)
+	}
+	r := &SweepResult{Status: make([]Status, n), raw: make([]C.tco_estimate, n)}
+	if n == 0 {
+		return r, nil
+	}
+	var keyp *C.int32_t
+	var valp *C.double
+	if len(keys) > 0 {
+		keyp, valp = &keys[0], (*C.double)(unsafe.Pointer(&values[0]))
+	}
+	ce := newCErr()
+	rc := C.tco_estimate_sweep(&r.raw[0], C.size_t(unsafe.Sizeof(r.raw[0])),
+		(*C.int32_t)(unsafe.Pointer(&r.Status[0])), C.size_t(n), keyp, C.size_t(len(keys)), valp,
+		ct, cw, cp, &ce)
+	runtime.KeepAlive(t)
+	runtime.KeepAlive(w)
+	runtime.KeepAlive(p)
+	if rc != 0 {
+		return nil, failure(rc, &ce)
+	}
+	return r, nil
+}

@@ -1,0 +1,3 @@
+module libtco.dev/tco
+
+go 1.24

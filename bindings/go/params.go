@@ -1,0 +1,176 @@
+package tco
+
+// #include "tco_go.h"
+import "C"
+
+import (
+	"sync"
+	"unsafe"
+)
+
+// HandleKind says which handle a parameter belongs to.
+type HandleKind int32
+
+// The three handles of a scenario.
+const (
+	KindTopology HandleKind = 1
+	KindWorkload HandleKind = 2
+	KindPricing  HandleKind = 3
+)
+
+func (k HandleKind) String() string {
+	switch k {
+	case KindTopology:
+		return "topology"
+	case KindWorkload:
+		return "workload"
+	case KindPricing:
+		return "pricing"
+	}
+	return "unknown handle"
+}
+
+// ParamType is the kind of value a parameter takes.
+type ParamType int32
+
+// Parameter types (tco_param_type).
+const (
+	TypeReal   ParamType = 1 // any finite value within bounds
+	TypeInt    ParamType = 2 // a whole number within bounds
+	TypeBool   ParamType = 3 // 0 or 1
+	TypeChoice ParamType = 4 // one of named values: SetText by name or Set by value
+	TypeText   ParamType = 5 // a short text (at most 63 bytes)
+)
+
+func (t ParamType) String() string {
+	switch t {
+	case TypeReal:
+		return "REAL"
+	case TypeInt:
+		return "INT"
+	case TypeBool:
+		return "BOOL"
+	case TypeChoice:
+		return "CHOICE"
+	case TypeText:
+		return "TEXT"
+	}
+	return "UNKNOWN"
+}
+
+// Choice is one named value of a CHOICE parameter.
+type Choice struct {
+	Name  string
+	Value float64
+}
+
+// Param is one row of the library's parameter table, read at run time: the
+// loaded library's parameters, whatever version of it is loaded.
+type Param struct {
+	Name        string // "accelerators": what Set and the files use
+	Key         int32  // the permanent tco_param key
+	Handle      HandleKind
+	Type        ParamType
+	Unit        string // "h", "W", "cur/kWh" (cur: the pricing table's currency), "1" for counts
+	Description string
+	Default     float64 // numbers and CHOICE values; 0 for TEXT
+	DefaultText string  // TEXT and CHOICE: the default as text
+	Min, Max    float64 // inclusive bounds
+	Choices     []Choice
+}
+
+// paramTable is the library's table, read once.
+type paramTable struct {
+	list   []Param
+	byName map[string]int
+	byKey  map[int32]int
+}
+
+var (
+	tableOnce sync.Once
+	table     paramTable
+)
+
+func params() *paramTable {
+	tableOnce.Do(func() {
+		n := int(C.tco_param_count())
+		table.list = make([]Param, 0, n)
+		table.byName = make(map[string]int, n)
+		table.byKey = make(map[int32]int, n)
+		for i := 0; i < n; i++ {
+			var info C.tco_param_info
+			info.size = C.size_t(unsafe.Sizeof(info))
+			if C.tco_param_info_at(&info, C.size_t(i), nil) != 0 {
+				continue
+			}
+			p := Param{
+				Name:        C.GoString(info.name),
+				Key:         int32(info.key),
+				Handle:      HandleKind(info.handle),
+				Type:        ParamType(info._type),
+				Unit:        C.GoString(info.unit),
+				Description: C.GoString(info.description),
+				Default:     float64(info.default_value),
+				Min:         float64(info.min_value),
+				Max:         float64(info.max_value),
+			}
+			if info.default_text != nil {
+				p.DefaultText = C.GoString(info.default_text)
+			}
+			for j := 0; j < int(info.choice_count); j++ {
+				var name *C.char
+				var value C.double
+				if C.tco_param_choice_at(&name, &value, info.key, C.size_t(j), nil) == 0 {
+					p.Choices = append(p.Choices, Choice{C.GoString(name), float64(value)})
+				}
+			}
+			table.byName[p.Name] = len(table.list)
+			table.byKey[p.Key] = len(table.list)
+			table.list = append(table.list, p)
+		}
+	})
+	return &table
+}
+
+// Params lists every parameter of the loaded library, in key order: name,
+// key, handle, type, unit, default, bounds, description and choices.
+func Params() []Param {
+	t := params()
+	out := make([]Param, len(t.list))
+	copy(out, t.list)
+	for i := range out {
+		out[i].Choices = append([]Choice(nil), out[i].Choices...)
+	}
+	return out
+}
+
+// ParamByName is the table's row of a parameter name, or an error matching
+// ErrUnknownParam.
+func ParamByName(name string) (Param, error) {
+	t := params()
+	i, ok := t.byName[name]
+	if !ok {
+		return Param{}, unknownParam(name)
+	}
+	p := t.list[i]
+	p.Choices = append([]Choice(nil), p.Choices...)
+	return p, nil
+}
+
+// lookup is the row of a name, from the cached table.
+func lookup(name string) (*Param, error) {
+	t := params()
+	i, ok := t.byName[name]
+	if !ok {
+		return nil, unknownParam(name)
+	}
+	return &t.list[i], nil
+}
+
+func unknownParam(name string) error {
+	if len(name) > 100 {
+		name = name[:100]
+	}
+	return &Error{Code: StatusUnknownParam, ParamName: name,
+		Message: "no parameter is named \"" + name + "\""}
+}

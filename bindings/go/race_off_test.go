@@ -1,0 +1,5 @@
+//go:build !race
+
+package tco_test
+
+const raceEnabled = false
