@@ -60,6 +60,23 @@ def test_batch_matches_single_bit_for_bit(pools, scenario):
     assert (status[on_spot] != 0).all() and (status[~on_spot] == 0).all()
 
 
+def test_split_over_threads_gives_the_same_bits(pools, scenario):
+    t, _, p = scenario
+    rng = np.random.default_rng(9)
+    n = 70_000
+    jobs = tco.jobs_array([JOB, dict(JOB, interruptible=0)])
+    job = rng.integers(0, 2, n)
+    pool = rng.integers(0, 3, n)
+    one = tco.price_placements(pools, t, p, jobs, job, pool, np.full(n, 16), threads=1)
+    many = tco.price_placements(pools, t, p, jobs, job, pool, np.full(n, 16), threads=3)
+    default = tco.price_placements(pools, t, p, jobs, job, pool, np.full(n, 16))
+    for a, b, c in zip(one, many, default):
+        assert np.array_equal(a, b, equal_nan=True) and np.array_equal(a, c, equal_nan=True)
+    assert one[2].any() and not one[2].all()  # some refused (spot for an uninterruptible job), some priced
+    with pytest.raises(tco.Error, match="placement"):
+        tco.price_placements(pools, t, p, jobs, job, pool, np.full(n, 16), threads=3, raise_errors=True)
+
+
 def test_bad_input(pools, scenario):
     t, _, p = scenario
     cost, _, status = tco.price_placements(pools, t, p, [JOB], [0, 0, 0], [0, 7, 0], [16, 16, 999])
