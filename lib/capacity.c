@@ -13,12 +13,21 @@
 
 /* ---- checks ------------------------------------------------------------ */
 
-int series_check(const double *x, size_t n, const char *name, tco_error *err)
+/* A series that exists and is not empty; its values are checked apart. */
+static int series_given(const double *x, size_t n, const char *name, tco_error *err)
 {
     if (!x)
         return tco_fail(err, TCO_E_NULL, 0, "%s must not be NULL", name);
     if (n == 0)
         return tco_fail(err, TCO_E_RANGE, 0, "%s is empty: give at least one value", name);
+    return TCO_OK;
+}
+
+int series_check(const double *x, size_t n, const char *name, tco_error *err)
+{
+    int rc = series_given(x, n, name, err);
+    if (rc)
+        return rc;
     /* One branch-free pass; the offender is looked for only on failure. */
     int bad = 0;
     for (size_t i = 0; i < n; i++)
@@ -90,12 +99,9 @@ int tco_demand_stats_compute(tco_demand_stats *out, const double *demand, size_t
     if (out->size < DEMAND_STATS_V1_SIZE)
         return tco_fail(err, TCO_E_SIZE, 0, "tco_demand_stats.size = %zu is below %zu", out->size,
                         DEMAND_STATS_V1_SIZE);
-    if ((rc = positive_check(interval_hours, "interval_hours", err)))
+    if ((rc = positive_check(interval_hours, "interval_hours", err)) ||
+        (rc = series_given(demand, n, "demand", err)))
         return rc;
-    if (!demand)
-        return tco_fail(err, TCO_E_NULL, 0, "demand must not be NULL");
-    if (n == 0)
-        return tco_fail(err, TCO_E_RANGE, 0, "demand is empty: give at least one value");
 
     /* Sum, peak, minimum and the check in one pass over the series. */
     ksum k = { { 0 }, { 0 } };
@@ -291,12 +297,8 @@ int tco_capacity_for_unmet(double *capacity, double max_unmet_share, const doubl
  * same job on capacity that is not reclaimed. */
 static double spot_overhead(const tco_obj *t, const tco_obj *w, const tco_obj *p)
 {
-    double n = W(JOB_ACCELERATORS) > 0 ? W(JOB_ACCELERATORS) : T(ACCELERATORS);
-    double nodes = ceil(n / T(ACCELERATORS_PER_NODE));
-    double ckpt = W(CHECKPOINT_BYTES) > 0 ? W(CHECKPOINT_BYTES)
-                                          : W(PARAMS_TOTAL) * W(CHECKPOINT_BYTES_PER_PARAM);
-    double gbps = W(CHECKPOINT_WRITE_GBPS) > 0 ? W(CHECKPOINT_WRITE_GBPS) : T(STORAGE_HOT_GBPS);
-    double delta = ckpt / (gbps * 1e9) / 3600, restart = T(RESTART_MINUTES) / 60;
+    double n = job_accelerators(t, w), nodes = ceil(n / T(ACCELERATORS_PER_NODE));
+    double delta = checkpoint_write_hours(t, w), restart = T(RESTART_MINUTES) / 60;
     double plain = system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), nodes, T(NODE_MTBF_HOURS), 0);
     double spot = system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), nodes, T(NODE_MTBF_HOURS),
                               nodes * P(SPOT_INTERRUPTIONS_PER_NODE_HOUR));
@@ -407,11 +409,7 @@ static int split_args(const tco_split *out, const double *demand, size_t n, doub
         return tco_fail(err, TCO_E_SIZE, 0, "tco_split.size = %zu is below %zu", out->size, SPLIT_V1_SIZE);
     if ((rc = frozen_inputs(t, w, p, err)) || (rc = positive_check(interval_hours, "interval_hours", err)))
         return rc;
-    if (!demand)
-        return tco_fail(err, TCO_E_NULL, 0, "demand must not be NULL");
-    if (n == 0)
-        return tco_fail(err, TCO_E_RANGE, 0, "demand is empty: give at least one value");
-    return TCO_OK; /* the values are checked in the pass that reads them */
+    return series_given(demand, n, "demand", err); /* values: in the pass that reads them */
 }
 
 int tco_capacity_split_at(tco_split *out, double baseline, const double *demand, size_t n,

@@ -5,10 +5,6 @@
 
 #include "internal.h"
 
-#define HOURS_PER_YEAR 8766.0 /* 365.25 days */
-#define HOURS_PER_MONTH (HOURS_PER_YEAR / 12)
-#define DAYS_PER_MONTH (365.25 / 12)
-
 #define T(k) (t->v[IX_##k])
 #define W(k) (w->v[IX_##k])
 #define P(k) (p->v[IX_##k])
@@ -132,7 +128,7 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
 
     /* Who runs: the cluster, the job, the accelerator. */
     double N = T(ACCELERATORS), per_node = T(ACCELERATORS_PER_NODE);
-    double n = W(JOB_ACCELERATORS) > 0 ? W(JOB_ACCELERATORS) : N;
+    double n = job_accelerators(t, w);
     double nodes = N / per_node, job_nodes = ceil(n / per_node);
     double model_parallel = W(TENSOR_PARALLEL) * W(PIPELINE_PARALLEL);
     if (n > N)
@@ -163,10 +159,9 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     double memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
 
     /* Storage the run needs on the hot tier. */
-    double ckpt = W(CHECKPOINT_BYTES) > 0 ? W(CHECKPOINT_BYTES)
-                                          : W(PARAMS_TOTAL) * W(CHECKPOINT_BYTES_PER_PARAM);
+    double ckpt = checkpoint_size(w);
     double tokens = W(TOKENS) * W(EPOCHS);
-    double dataset = W(DATASET_BYTES) > 0 ? W(DATASET_BYTES) : W(TOKENS) * W(BYTES_PER_TOKEN);
+    double dataset = dataset_size(w);
     double hot_need = dataset + W(CHECKPOINT_RETENTION) * ckpt;
     double hot_cap = T(STORAGE_HOT_TB) * 1e12;
     if (hot_cap > 0 && ckpt > hot_cap)
@@ -194,8 +189,7 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     double spot_nodes = job_nodes * (1 - T(OWNED_SHARE)) * T(SPOT_SHARE);
     double spot_rate = spot_nodes * P(SPOT_INTERRUPTIONS_PER_NODE_HOUR);
     double mtbf = system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), job_nodes, T(NODE_MTBF_HOURS), spot_rate);
-    double write_gbps = W(CHECKPOINT_WRITE_GBPS) > 0 ? W(CHECKPOINT_WRITE_GBPS) : T(STORAGE_HOT_GBPS);
-    double write_h = ckpt / (write_gbps * 1e9) / 3600;
+    double write_h = checkpoint_write_hours(t, w);
     double delta = W(CHECKPOINT_ASYNC) ? ckpt / (job_nodes * T(HOST_COPY_GBPS) * 1e9) / 3600 : write_h;
     double restart = T(RESTART_MINUTES) / 60;
     double tau = W(CHECKPOINT_INTERVAL_HOURS) > 0 ? W(CHECKPOINT_INTERVAL_HOURS) : daly_interval(delta, mtbf);

@@ -62,6 +62,36 @@ struct tco_topology { tco_obj o; };
 struct tco_workload { tco_obj o; };
 struct tco_pricing { tco_obj o; };
 
+/* Time, as doc/model.md counts it. */
+#define HOURS_PER_YEAR 8766.0 /* 365.25 days */
+#define HOURS_PER_MONTH (HOURS_PER_YEAR / 12)
+#define DAYS_PER_MONTH (365.25 / 12)
+
+/* What several computations derive from the inputs, written once so that
+ * the estimate, the capacity split and the lifecycle agree. */
+static inline double job_accelerators(const tco_obj *t, const tco_obj *w)
+{
+    return w->v[IX_JOB_ACCELERATORS] > 0 ? w->v[IX_JOB_ACCELERATORS] : t->v[IX_ACCELERATORS];
+}
+
+static inline double checkpoint_size(const tco_obj *w) /* B */
+{
+    return w->v[IX_CHECKPOINT_BYTES] > 0 ? w->v[IX_CHECKPOINT_BYTES]
+                                         : w->v[IX_PARAMS_TOTAL] * w->v[IX_CHECKPOINT_BYTES_PER_PARAM];
+}
+
+static inline double dataset_size(const tco_obj *w) /* B */
+{
+    return w->v[IX_DATASET_BYTES] > 0 ? w->v[IX_DATASET_BYTES] : w->v[IX_TOKENS] * w->v[IX_BYTES_PER_TOKEN];
+}
+
+/* Writing one checkpoint at the workload's rate, or the hot tier's. */
+static inline double checkpoint_write_hours(const tco_obj *t, const tco_obj *w)
+{
+    double gbps = w->v[IX_CHECKPOINT_WRITE_GBPS] > 0 ? w->v[IX_CHECKPOINT_WRITE_GBPS] : t->v[IX_STORAGE_HOT_GBPS];
+    return checkpoint_size(w) / (gbps * 1e9) / 3600;
+}
+
 /* Fills err (when given and large enough) and returns code. */
 int tco_fail(tco_error *err, int code, int32_t key, const char *fmt, ...)
 #if defined(__GNUC__)

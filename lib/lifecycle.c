@@ -9,8 +9,6 @@
 #define W(k) (w->o.v[IX_##k])
 #define P(k) (p->o.v[IX_##k])
 
-#define HOURS_PER_MONTH (8766.0 / 12)
-
 static const char *const class_names[] = { "dataset", "checkpoints", "logs" };
 static const char *const tier_names[] = { "hot", "warm", "cold" };
 
@@ -74,7 +72,7 @@ int tco_lifecycle_compute(tco_lifecycle *out, const tco_topology *t, const tco_w
     double gb_h[3][3] = { { 0 } }, keep_hot_gb_h[3];
 
     /* The dataset: hot for the run at least, then warm, then cold. */
-    double dataset_gb = (W(DATASET_BYTES) > 0 ? W(DATASET_BYTES) : W(TOKENS) * W(BYTES_PER_TOKEN)) / 1e9;
+    double dataset_gb = dataset_size(&w->o) / 1e9;
     double hot_end = fmax(W(DATASET_HOT_DAYS) * 24, run);
     double warm_end = hot_end + W(DATASET_WARM_DAYS) * 24;
     double cold_end = warm_end + W(DATASET_COLD_DAYS) * 24;

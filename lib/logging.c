@@ -7,9 +7,6 @@
 #define W(k) (w->o.v[IX_##k])
 #define P(k) (p->o.v[IX_##k])
 
-#define HOURS_PER_MONTH (8766.0 / 12)
-#define DAYS_PER_MONTH (365.25 / 12)
-
 typedef struct {
     double samples, stored_gb, cost;
 } monitoring;
