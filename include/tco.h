@@ -119,6 +119,12 @@ typedef enum tco_param_type {
 
 #define TCO_TEXT_MAX 64
 
+/* "topology", "workload", "pricing": the name a handle kind has in files,
+ * messages and the bindings; NULL if unknown. Since 1.1. */
+TCO_API const char *tco_handle_kind_name(int32_t kind);
+/* "real", "int", "bool", "choice", "text"; NULL if unknown. Since 1.1. */
+TCO_API const char *tco_param_type_name(int32_t type);
+
 /* Parameter keys, grouped by handle in thousands. Values are permanent.
  * Names, units, defaults and bounds are in the library's table: ask
  * tco_param_info (doc/parameters.md is generated from it). */
@@ -687,6 +693,10 @@ TCO_API int tco_budget_compute(tco_budget *out, const double *spend, size_t n, d
 /* The scenario file format version this library writes; it reads this and
  * every earlier one. */
 #define TCO_FORMAT_VERSION 1
+
+/* "libtco-scenario": the value of a scenario file's "format" key, in CBOR
+ * and in JSON. Since 1.1. */
+TCO_API const char *tco_scenario_format_name(void);
 
 /* Canonical CBOR (RFC 8949, deterministic encoding): maps keyed by the
  * parameter names, every parameter present, keys in a fixed order, so equal

@@ -25,6 +25,11 @@
 
 #define FORMAT_NAME "libtco-scenario"
 
+const char *tco_scenario_format_name(void)
+{
+    return FORMAT_NAME;
+}
+
 static const char *const kind_names[] = { "", "topology", "workload", "pricing" };
 
 static const struct {

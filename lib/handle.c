@@ -8,6 +8,11 @@
 
 static const char *const kind_names[] = { "", "topology", "workload", "pricing" };
 
+const char *tco_handle_kind_name(int32_t kind)
+{
+    return kind >= TCO_HANDLE_TOPOLOGY && kind <= TCO_HANDLE_PRICING ? kind_names[kind] : NULL;
+}
+
 static int obj_new(tco_obj **out, int32_t kind, tco_error *err)
 {
     if (!out)

@@ -129,6 +129,12 @@ int param_check(const param_row *r, double v, tco_error *err)
     return TCO_OK;
 }
 
+const char *tco_param_type_name(int32_t type)
+{
+    static const char *const names[] = { "", "real", "int", "bool", "choice", "text" };
+    return type >= TCO_TYPE_REAL && type <= TCO_TYPE_TEXT ? names[type] : NULL;
+}
+
 size_t tco_param_count(void)
 {
     return IX_COUNT;

@@ -236,6 +236,26 @@ static void test_introspection(void **state)
     assert_int_equal(tco_param_choice_at(NULL, &value, TCO_P_COOLING, 0, NULL), TCO_E_NULL);
 }
 
+/* The names clients show and write (files, messages, bindings) come from
+ * the library, so none of them keeps its own copy. */
+static void test_names(void **state)
+{
+    (void)state;
+    assert_string_equal(tco_handle_kind_name(TCO_HANDLE_TOPOLOGY), "topology");
+    assert_string_equal(tco_handle_kind_name(TCO_HANDLE_WORKLOAD), "workload");
+    assert_string_equal(tco_handle_kind_name(TCO_HANDLE_PRICING), "pricing");
+    assert_null(tco_handle_kind_name(0));
+    assert_null(tco_handle_kind_name(TCO_HANDLE_PRICING + 1));
+    assert_string_equal(tco_param_type_name(TCO_TYPE_REAL), "real");
+    assert_string_equal(tco_param_type_name(TCO_TYPE_INT), "int");
+    assert_string_equal(tco_param_type_name(TCO_TYPE_BOOL), "bool");
+    assert_string_equal(tco_param_type_name(TCO_TYPE_CHOICE), "choice");
+    assert_string_equal(tco_param_type_name(TCO_TYPE_TEXT), "text");
+    assert_null(tco_param_type_name(0));
+    assert_null(tco_param_type_name(TCO_TYPE_TEXT + 1));
+    assert_string_equal(tco_scenario_format_name(), "libtco-scenario");
+}
+
 static void test_catalogue(void **state)
 {
     (void)state;
@@ -273,6 +293,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_choices_by_name_and_value, setup, teardown),
         cmocka_unit_test_setup_teardown(test_texts, setup, teardown),
         cmocka_unit_test(test_introspection),
+        cmocka_unit_test(test_names),
         cmocka_unit_test(test_catalogue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(meson ninja-build pkg-config gcc g++ libcbor-dev libxxhash-dev libcmocka-dev abigail-tools
           libjansson-dev  # the tco command's JSON (never the library's)
-          clang libclang-rt-14-dev)  # the fuzz targets: clang and its libFuzzer runtime
+          clang libclang-rt-14-dev  # the fuzz targets: clang and its libFuzzer runtime
+          cmake)  # the test that finds the installed library with find_package(libtco)
 
 missing=()
 for p in "${packages[@]}"; do
