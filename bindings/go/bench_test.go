@@ -11,7 +11,7 @@ import (
 // The benchmarks price the same placements through Go and, in the same
 // process, through C alone (internal/cref: one cgo call runs the whole C
 // loop), so that the ratio is the binding's own cost. The setup is
-// tests/bench_placement.c's: 64 pools, 4,096 jobs, 2^20 placements of one
+// tests/bench/bench_placement.c's: 64 pools, 4,096 jobs, 2^20 placements of one
 // or two parts; the single calls cycle over 4,096 of them.
 //
 //	go test -run '^$' -bench . -count 5

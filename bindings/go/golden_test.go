@@ -17,7 +17,7 @@ const goldenDir = "../../tests/golden"
 
 // TestGolden loads every golden scenario, checks that it saves back to the
 // same bytes, prices it, and checks the result against the committed
-// NAME.result.cbor byte for byte (as tests/test_golden.c does) and against
+// NAME.result.cbor byte for byte (as tests/golden/test_golden.c does) and against
 // every value of NAME.result.json bit for bit.
 func TestGolden(t *testing.T) {
 	results, _ := filepath.Glob(filepath.Join(goldenDir, "*.result.cbor"))
@@ -148,7 +148,8 @@ func checkScenarioJSON(t *testing.T, path string, s *tco.Scenario) {
 	for _, h := range []struct {
 		name   string
 		values func() (map[string]any, error)
-	}{{"topology", s.Topology.Values}, {"workload", s.Workload.Values}, {"pricing", s.Pricing.Values}} {
+	}{{tco.KindTopology.String(), s.Topology.Values}, {tco.KindWorkload.String(), s.Workload.Values},
+		{tco.KindPricing.String(), s.Pricing.Values}} {
 		file, _ := doc[h.name].(map[string]any)
 		got, err := h.values()
 		if err != nil {

@@ -343,7 +343,7 @@ func (p *Pricing) Close() error {
 // Get reads a number (or a CHOICE's value) by parameter name.
 func (t *Topology) Get(name string) (float64, error) {
 	if t == nil {
-		return 0, errClosed("topology")
+		return 0, errClosed(KindTopology.String())
 	}
 	return t.h.get(name)
 }
@@ -351,7 +351,7 @@ func (t *Topology) Get(name string) (float64, error) {
 // GetText reads a TEXT parameter, or a CHOICE's name.
 func (t *Topology) GetText(name string) (string, error) {
 	if t == nil {
-		return "", errClosed("topology")
+		return "", errClosed(KindTopology.String())
 	}
 	return t.h.getText(name)
 }
@@ -360,7 +360,7 @@ func (t *Topology) GetText(name string) (string, error) {
 // string for TEXT and CHOICE parameters.
 func (t *Topology) Values() (map[string]any, error) {
 	if t == nil {
-		return nil, errClosed("topology")
+		return nil, errClosed(KindTopology.String())
 	}
 	return t.h.values()
 }
@@ -368,7 +368,7 @@ func (t *Topology) Values() (map[string]any, error) {
 // Get reads a number (or a CHOICE's value) by parameter name.
 func (w *Workload) Get(name string) (float64, error) {
 	if w == nil {
-		return 0, errClosed("workload")
+		return 0, errClosed(KindWorkload.String())
 	}
 	return w.h.get(name)
 }
@@ -376,7 +376,7 @@ func (w *Workload) Get(name string) (float64, error) {
 // GetText reads a TEXT parameter, or a CHOICE's name.
 func (w *Workload) GetText(name string) (string, error) {
 	if w == nil {
-		return "", errClosed("workload")
+		return "", errClosed(KindWorkload.String())
 	}
 	return w.h.getText(name)
 }
@@ -384,7 +384,7 @@ func (w *Workload) GetText(name string) (string, error) {
 // Values reads every parameter of the workload; see Topology.Values.
 func (w *Workload) Values() (map[string]any, error) {
 	if w == nil {
-		return nil, errClosed("workload")
+		return nil, errClosed(KindWorkload.String())
 	}
 	return w.h.values()
 }
@@ -392,7 +392,7 @@ func (w *Workload) Values() (map[string]any, error) {
 // Get reads a number (or a CHOICE's value) by parameter name.
 func (p *Pricing) Get(name string) (float64, error) {
 	if p == nil {
-		return 0, errClosed("pricing")
+		return 0, errClosed(KindPricing.String())
 	}
 	return p.h.get(name)
 }
@@ -400,7 +400,7 @@ func (p *Pricing) Get(name string) (float64, error) {
 // GetText reads a TEXT parameter ("currency"), or a CHOICE's name.
 func (p *Pricing) GetText(name string) (string, error) {
 	if p == nil {
-		return "", errClosed("pricing")
+		return "", errClosed(KindPricing.String())
 	}
 	return p.h.getText(name)
 }
@@ -408,7 +408,7 @@ func (p *Pricing) GetText(name string) (string, error) {
 // Values reads every parameter of the pricing table; see Topology.Values.
 func (p *Pricing) Values() (map[string]any, error) {
 	if p == nil {
-		return nil, errClosed("pricing")
+		return nil, errClosed(KindPricing.String())
 	}
 	return p.h.values()
 }
@@ -417,33 +417,33 @@ func (p *Pricing) Values() (map[string]any, error) {
 // t alive (runtime.KeepAlive) until C is done with the pointer.
 func (t *Topology) ptr() (*C.tco_topology, error) {
 	if t == nil {
-		return nil, errClosed("topology")
+		return nil, errClosed(KindTopology.String())
 	}
 	p := t.h.load()
 	if p == nil {
-		return nil, errClosed("topology")
+		return nil, errClosed(KindTopology.String())
 	}
 	return (*C.tco_topology)(p), nil
 }
 
 func (w *Workload) ptr() (*C.tco_workload, error) {
 	if w == nil {
-		return nil, errClosed("workload")
+		return nil, errClosed(KindWorkload.String())
 	}
 	p := w.h.load()
 	if p == nil {
-		return nil, errClosed("workload")
+		return nil, errClosed(KindWorkload.String())
 	}
 	return (*C.tco_workload)(p), nil
 }
 
 func (p *Pricing) ptr() (*C.tco_pricing, error) {
 	if p == nil {
-		return nil, errClosed("pricing")
+		return nil, errClosed(KindPricing.String())
 	}
 	q := p.h.load()
 	if q == nil {
-		return nil, errClosed("pricing")
+		return nil, errClosed(KindPricing.String())
 	}
 	return (*C.tco_pricing)(q), nil
 }

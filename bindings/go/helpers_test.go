@@ -26,7 +26,7 @@ const (
 	benchParts = 2
 )
 
-// market is tests/bench_placement.c's setup: 64 pools (2 regions, 8 zones,
+// market is tests/bench/bench_placement.c's setup: 64 pools (2 regions, 8 zones,
 // 64 racks, the four price classes), 4,096 jobs of 1 to 128 accelerators,
 // and count candidate placements of one or two parts, 256 per job in job
 // order when count is 2^20.

@@ -4,6 +4,7 @@ package tco
 import "C"
 
 import (
+	"strings"
 	"sync"
 	"unsafe"
 )
@@ -18,14 +19,11 @@ const (
 	KindPricing  HandleKind = 3
 )
 
+// String is the library's name of the handle kind ("topology", "workload",
+// "pricing"): the name it has in files, messages and Params.
 func (k HandleKind) String() string {
-	switch k {
-	case KindTopology:
-		return "topology"
-	case KindWorkload:
-		return "workload"
-	case KindPricing:
-		return "pricing"
+	if k >= KindTopology && k <= KindPricing && kindNames[k] != "" {
+		return kindNames[k]
 	}
 	return "unknown handle"
 }
@@ -42,20 +40,39 @@ const (
 	TypeText   ParamType = 5 // a short text (at most 63 bytes)
 )
 
+// String is the library's name of the type in capitals, as tco.h spells the
+// enum ("REAL", "INT", "BOOL", "CHOICE", "TEXT").
 func (t ParamType) String() string {
-	switch t {
-	case TypeReal:
-		return "REAL"
-	case TypeInt:
-		return "INT"
-	case TypeBool:
-		return "BOOL"
-	case TypeChoice:
-		return "CHOICE"
-	case TypeText:
-		return "TEXT"
+	if t >= TypeReal && t <= TypeText && typeNames[t] != "" {
+		return typeNames[t]
 	}
 	return "UNKNOWN"
+}
+
+// The names of the handle kinds and of the parameter types, by value, read
+// from the library once when the package is initialised: String calls no C.
+var (
+	kindNames = enumNames(int32(KindPricing), func(v int32) *C.char { return C.tco_handle_kind_name(C.int32_t(v)) })
+	typeNames = capitals(enumNames(int32(TypeText), func(v int32) *C.char { return C.tco_param_type_name(C.int32_t(v)) }))
+)
+
+// enumNames is the library's name of each value 1 to last, by value ("" for
+// a value it does not name).
+func enumNames(last int32, name func(int32) *C.char) []string {
+	out := make([]string, last+1)
+	for v := int32(1); v <= last; v++ {
+		if s := name(v); s != nil {
+			out[v] = C.GoString(s)
+		}
+	}
+	return out
+}
+
+func capitals(names []string) []string {
+	for i := range names {
+		names[i] = strings.ToUpper(names[i])
+	}
+	return names
 }
 
 // Choice is one named value of a CHOICE parameter.

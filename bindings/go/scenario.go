@@ -32,10 +32,10 @@ func saveCBOR(save func(buf *C.uint8_t, cap C.size_t, n *C.size_t, e *C.tco_erro
 	return buf[:int(n)], nil
 }
 
-func (h *handle) marshal(what string) ([]byte, error) {
+func (h *handle) marshal(what HandleKind) ([]byte, error) {
 	p := h.load()
 	if p == nil {
-		return nil, errClosed(what)
+		return nil, errClosed(what.String())
 	}
 	b, err := saveCBOR(func(buf *C.uint8_t, cap C.size_t, n *C.size_t, e *C.tco_error) C.int {
 		return C.tcogo_save_cbor(C.int(h.kind), buf, cap, n, p, e)
@@ -44,10 +44,10 @@ func (h *handle) marshal(what string) ([]byte, error) {
 	return b, err
 }
 
-func (h *handle) fingerprint(what string) (uint64, error) {
+func (h *handle) fingerprint(what HandleKind) (uint64, error) {
 	p := h.load()
 	if p == nil {
-		return 0, errClosed(what)
+		return 0, errClosed(what.String())
 	}
 	var fp C.uint64_t
 	ce := newCErr()
@@ -82,50 +82,50 @@ func (h *handle) loadCBOR(kind HandleKind, data []byte) error {
 // parameter, keys in a fixed order, so equal topologies give equal bytes.
 func (t *Topology) MarshalCBOR() ([]byte, error) {
 	if t == nil {
-		return nil, errClosed("topology")
+		return nil, errClosed(KindTopology.String())
 	}
-	return t.h.marshal("topology")
+	return t.h.marshal(KindTopology)
 }
 
 // MarshalCBOR encodes the workload as canonical CBOR.
 func (w *Workload) MarshalCBOR() ([]byte, error) {
 	if w == nil {
-		return nil, errClosed("workload")
+		return nil, errClosed(KindWorkload.String())
 	}
-	return w.h.marshal("workload")
+	return w.h.marshal(KindWorkload)
 }
 
 // MarshalCBOR encodes the pricing table as canonical CBOR.
 func (p *Pricing) MarshalCBOR() ([]byte, error) {
 	if p == nil {
-		return nil, errClosed("pricing")
+		return nil, errClosed(KindPricing.String())
 	}
-	return p.h.marshal("pricing")
+	return p.h.marshal(KindPricing)
 }
 
 // Fingerprint is the XXH3-64 of the topology's canonical encoding, the
 // same on every platform and in every binding.
 func (t *Topology) Fingerprint() (uint64, error) {
 	if t == nil {
-		return 0, errClosed("topology")
+		return 0, errClosed(KindTopology.String())
 	}
-	return t.h.fingerprint("topology")
+	return t.h.fingerprint(KindTopology)
 }
 
 // Fingerprint is the XXH3-64 of the workload's canonical encoding.
 func (w *Workload) Fingerprint() (uint64, error) {
 	if w == nil {
-		return 0, errClosed("workload")
+		return 0, errClosed(KindWorkload.String())
 	}
-	return w.h.fingerprint("workload")
+	return w.h.fingerprint(KindWorkload)
 }
 
 // Fingerprint is the XXH3-64 of the pricing table's canonical encoding.
 func (p *Pricing) Fingerprint() (uint64, error) {
 	if p == nil {
-		return 0, errClosed("pricing")
+		return 0, errClosed(KindPricing.String())
 	}
-	return p.h.fingerprint("pricing")
+	return p.h.fingerprint(KindPricing)
 }
 
 // LoadTopologyCBOR reads a topology saved by MarshalCBOR (or by any

@@ -7,7 +7,9 @@ from ._native import ffi, lib
 from .errors import check, new_error
 from .handles import Pricing, Topology, Workload
 
-FORMAT = "libtco-scenario"
+FORMAT = ffi.string(lib.tco_scenario_format_name()).decode()  # "libtco-scenario": the "format" key's value
+_HANDLES = (Topology, Workload, Pricing)  # a scenario's keys are their names ("topology"...), in this order
+_KEYS = {"format", "version", *(h._kind for h in _HANDLES)}
 
 
 def _encode(save, *args):
@@ -32,8 +34,9 @@ def from_cbor(data):
 
 def to_json(topology, workload, pricing):
     """The scenario as a JSON-ready dict: the same keys as the CBOR."""
-    return {"format": FORMAT, "version": lib.TCO_FORMAT_VERSION, "topology": topology.to_dict(),
-            "workload": workload.to_dict(), "pricing": pricing.to_dict()}
+    doc = {"format": FORMAT, "version": lib.TCO_FORMAT_VERSION}
+    doc.update((h._kind, v.to_dict()) for h, v in zip(_HANDLES, (topology, workload, pricing)))
+    return doc
 
 
 def from_json(doc):
@@ -44,11 +47,10 @@ def from_json(doc):
     if not isinstance(version, int) or not 1 <= version <= lib.TCO_FORMAT_VERSION:
         raise ValueError(f"scenario version {version!r} is not one this library reads "
                          f"(1 to {lib.TCO_FORMAT_VERSION})")
-    unknown = set(doc) - {"format", "version", "topology", "workload", "pricing"}
+    unknown = set(doc) - _KEYS
     if unknown:
         raise ValueError(f"unknown key {sorted(unknown)[0]!r} in the scenario")
-    return (Topology(**doc.get("topology", {})), Workload(**doc.get("workload", {})),
-            Pricing(**doc.get("pricing", {})))
+    return tuple(h(**doc.get(h._kind, {})) for h in _HANDLES)
 
 
 def load(source):

@@ -11,27 +11,28 @@ import numpy as np
 
 from ._native import ffi, lib
 from .errors import ParameterTypeError, check, new_error
-from .params import param, params
+from .params import HANDLE_NAMES, TYPE_BOOL, TYPE_CHOICE, TYPE_INT, TYPE_TEXT, param, params
 
 
 class _Handle:
-    _kind = ""  # "topology", "workload" or "pricing"
+    _c = ""     # the C spelling: tco_<_c>_new(), tco_<_c> *
+    _kind = ""  # the library's name of the handle kind ("topology"): Param.handle, files, messages
 
     def __init__(self, **values):
         self._ptr = self._new()
         for name, value in values.items():
             self._set(name, value)
         err = new_error()
-        check(self._fn("freeze")(self._ptr, err), err, f"{self._kind}")
+        check(self._fn("freeze")(self._ptr, err), err, self._kind)
 
     # -- the C handle -----------------------------------------------------
     @classmethod
     def _fn(cls, verb):
-        return getattr(lib, f"tco_{cls._kind}_{verb}")
+        return getattr(lib, f"tco_{cls._c}_{verb}")
 
     @classmethod
     def _new(cls):
-        out, err = ffi.new(f"tco_{cls._kind} **"), new_error()
+        out, err = ffi.new(f"tco_{cls._c} **"), new_error()
         check(cls._fn("new")(out, err), err)
         return ffi.gc(out[0], cls._fn("free"))
 
@@ -56,12 +57,12 @@ class _Handle:
                 raise ParameterTypeError(f"{name} takes a number ({p.describe()}), not {value!r}", param=name)
             rc = self._fn("set_text")(self._ptr, p.key, value.encode(), err)
         elif isinstance(value, numbers.Real):
-            if p.type == "text":
+            if p.type == TYPE_TEXT:
                 raise ParameterTypeError(f"{name} takes a text ({p.describe()}), not {value!r}", param=name)
             rc = self._fn("set")(self._ptr, p.key, float(value), err)
         else:
             raise ParameterTypeError(
-                f"{name} takes {'a text' if p.type in ('text', 'choice') else 'a number'} "
+                f"{name} takes {'a text' if p.type in (TYPE_TEXT, TYPE_CHOICE) else 'a number'} "
                 f"({p.describe()}), not {type(value).__name__}", param=name)
         check(rc, err)
 
@@ -76,13 +77,13 @@ class _Handle:
     def _read(self, name):
         p = param(name, self._kind)
         err = new_error()
-        if p.type in ("text", "choice"):
+        if p.type in (TYPE_TEXT, TYPE_CHOICE):
             out = ffi.new("char **")
             check(self._fn("get_text")(self._ptr, p.key, out, err), err)
             return ffi.string(out[0]).decode()
         out = ffi.new("double *")
         check(self._fn("get")(self._ptr, p.key, out, err), err)
-        return int(out[0]) if p.type == "int" else bool(out[0]) if p.type == "bool" else out[0]
+        return int(out[0]) if p.type == TYPE_INT else bool(out[0]) if p.type == TYPE_BOOL else out[0]
 
     def __getattr__(self, name):
         if name.startswith("_"):
@@ -98,7 +99,7 @@ class _Handle:
 
     def replace(self, **changes):
         """A frozen copy with some parameters changed."""
-        out, err = ffi.new(f"tco_{self._kind} **"), new_error()
+        out, err = ffi.new(f"tco_{self._c} **"), new_error()
         check(self._fn("clone")(out, self._ptr, err), err)
         copy = type(self).__new__(type(self))
         copy._ptr = ffi.gc(out[0], self._fn("free"))
@@ -137,21 +138,21 @@ def _document(cls, summary):
 
 
 class Topology(_Handle):
-    _kind = "topology"
+    _c, _kind = "topology", HANDLE_NAMES[lib.TCO_HANDLE_TOPOLOGY]
 
     def __init__(self, **values):
         super().__init__(**values)
 
 
 class Workload(_Handle):
-    _kind = "workload"
+    _c, _kind = "workload", HANDLE_NAMES[lib.TCO_HANDLE_WORKLOAD]
 
     def __init__(self, **values):
         super().__init__(**values)
 
 
 class Pricing(_Handle):
-    _kind = "pricing"
+    _c, _kind = "pricing", HANDLE_NAMES[lib.TCO_HANDLE_PRICING]
 
     def __init__(self, **values):
         super().__init__(**values)

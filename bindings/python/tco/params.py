@@ -7,10 +7,25 @@ from typing import Optional, Tuple
 from ._native import ffi, lib
 from .errors import UnknownParameterError, check, new_error
 
-HANDLE_NAMES = {lib.TCO_HANDLE_TOPOLOGY: "topology", lib.TCO_HANDLE_WORKLOAD: "workload",
-                lib.TCO_HANDLE_PRICING: "pricing"}
-_TYPES = {lib.TCO_TYPE_REAL: "real", lib.TCO_TYPE_INT: "int", lib.TCO_TYPE_BOOL: "bool",
-          lib.TCO_TYPE_CHOICE: "choice", lib.TCO_TYPE_TEXT: "text"}
+
+def _names(name_of, values):
+    """{value: the library's name of it} for each of an enum's values."""
+    out = {}
+    for v in values:
+        name = name_of(v)
+        if name == ffi.NULL:
+            raise ImportError(f"the loaded libtco has no name for value {v} of an enum: rebuild the binding")
+        out[v] = ffi.string(name).decode()
+    return out
+
+
+# The names of the handle kinds ("topology", "workload", "pricing") and of the
+# parameter types ("real", "int", "bool", "choice", "text") are the library's.
+HANDLE_NAMES = _names(lib.tco_handle_kind_name,
+                      (lib.TCO_HANDLE_TOPOLOGY, lib.TCO_HANDLE_WORKLOAD, lib.TCO_HANDLE_PRICING))
+_TYPE_KEYS = (lib.TCO_TYPE_REAL, lib.TCO_TYPE_INT, lib.TCO_TYPE_BOOL, lib.TCO_TYPE_CHOICE, lib.TCO_TYPE_TEXT)
+_TYPES = _names(lib.tco_param_type_name, _TYPE_KEYS)
+TYPE_REAL, TYPE_INT, TYPE_BOOL, TYPE_CHOICE, TYPE_TEXT = (_TYPES[t] for t in _TYPE_KEYS)
 
 
 @dataclass(frozen=True)
@@ -30,13 +45,13 @@ class Param:
 
     @property
     def numeric(self):
-        return self.type in ("real", "int", "bool")
+        return self.type in (TYPE_REAL, TYPE_INT, TYPE_BOOL)
 
     def describe(self):
         """One line for help(): name, unit, default, allowed values."""
-        if self.type == "choice":
+        if self.type == TYPE_CHOICE:
             allowed = "one of " + ", ".join(self.choices)
-        elif self.type == "text":
+        elif self.type == TYPE_TEXT:
             allowed = "text"
         else:
             allowed = f"{self.min:g} to {self.max:g}"

@@ -3,7 +3,7 @@ import numpy as np
 
 from ._native import ffi, lib
 from .errors import ParameterTypeError, check, new_error, raise_for
-from .params import param
+from .params import TYPE_CHOICE, TYPE_TEXT, param
 from .results import CATEGORIES, ESTIMATE_FIELDS, WASTES, _optional
 
 
@@ -34,10 +34,10 @@ CHUNK = 4096  # variations per call: the C buffer stays small and warm
 
 def _column(name, values):
     p = param(name)
-    if p.type == "text":
+    if p.type == TYPE_TEXT:
         raise ParameterTypeError(f"{name} is a text: a sweep varies numbers", param=name)
     arr = np.asarray(values)
-    if arr.dtype.kind in "US" and p.type == "choice":
+    if arr.dtype.kind in "US" and p.type == TYPE_CHOICE:
         lookup = dict(zip(p.choices, p.choice_values))
         bad = [v for v in arr.ravel() if str(v) not in lookup]
         if bad:

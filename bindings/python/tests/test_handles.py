@@ -99,3 +99,33 @@ def test_freed_in_any_order():
 def test_unknown_attribute():
     with pytest.raises(AttributeError):
         tco.Topology().no_such_thing
+
+
+def test_names_are_the_librarys(scenario):
+    """Handle kinds, parameter types and the scenario format are named by the
+    library (tco_handle_kind_name, tco_param_type_name, tco_scenario_format_name)."""
+    from tco._native import ffi, lib
+
+    def name(name_of, value):
+        return ffi.string(name_of(value)).decode()
+
+    kinds = {tco.Topology: lib.TCO_HANDLE_TOPOLOGY, tco.Workload: lib.TCO_HANDLE_WORKLOAD,
+             tco.Pricing: lib.TCO_HANDLE_PRICING}
+    for cls, kind in kinds.items():
+        assert cls._kind == name(lib.tco_handle_kind_name, kind)
+        assert tco.params(cls._kind) and all(p.handle == cls._kind for p in tco.params(cls._kind))
+    assert [name(lib.tco_handle_kind_name, k) for k in kinds.values()] == ["topology", "workload", "pricing"]
+    err = ffi.new("tco_error *")
+    err.size = ffi.sizeof("tco_error")
+    for p in tco.params():
+        info = ffi.new("tco_param_info *")
+        info.size = ffi.sizeof("tco_param_info")
+        assert lib.tco_param_info_get(info, p.key, err) == lib.TCO_OK
+        assert p.handle == name(lib.tco_handle_kind_name, info.handle)
+        assert p.type == name(lib.tco_param_type_name, info.type)
+    types = [lib.TCO_TYPE_REAL, lib.TCO_TYPE_INT, lib.TCO_TYPE_BOOL, lib.TCO_TYPE_CHOICE, lib.TCO_TYPE_TEXT]
+    assert [name(lib.tco_param_type_name, t) for t in types] == ["real", "int", "bool", "choice", "text"]
+    assert {p.type for p in tco.params()} <= {name(lib.tco_param_type_name, t) for t in types}
+    doc = tco.to_json(*scenario)
+    assert doc["format"] == ffi.string(lib.tco_scenario_format_name()).decode() == "libtco-scenario"
+    assert list(doc) == ["format", "version"] + [name(lib.tco_handle_kind_name, k) for k in kinds.values()]

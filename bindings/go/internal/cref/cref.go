@@ -335,3 +335,19 @@ func NopPrice() int {
 	var pl C.tco_placement
 	return int(C.cref_nop_price(&out, 1, 2, 3, &job, &pl, nil))
 }
+
+// HandleKindName is tco_handle_kind_name(kind), or "" for NULL.
+func HandleKindName(kind int32) string { return goString(C.tco_handle_kind_name(C.int32_t(kind))) }
+
+// ParamTypeName is tco_param_type_name(typ), or "" for NULL.
+func ParamTypeName(typ int32) string { return goString(C.tco_param_type_name(C.int32_t(typ))) }
+
+// ScenarioFormatName is tco_scenario_format_name().
+func ScenarioFormatName() string { return goString(C.tco_scenario_format_name()) }
+
+func goString(s *C.char) string {
+	if s == nil {
+		return ""
+	}
+	return C.GoString(s)
+}
