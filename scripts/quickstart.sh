@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./tools/deps.sh
+./scripts/deps.sh
 [ -f build/build.ninja ] || meson setup build
 meson compile -C build
 ./build/examples/tco-report

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./tools/deps.sh
+./scripts/deps.sh
 [ -f build/build.ninja ] || meson setup build
 meson compile -C build
 meson test -C build --print-errorlogs

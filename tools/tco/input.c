@@ -1,0 +1,330 @@
+/* Reading a scenario file (doc/format.md) into the library's handles.
+ *
+ * CBOR is the library's own format: tco_scenario_load_cbor reads it. JSON,
+ * for people who write scenarios by hand, has the same keys and nesting; it
+ * is read here with jansson (the command's dependency, never the
+ * library's) and set one parameter at a time through the public API, so the
+ * library checks every value as for any caller. Without a file, the
+ * built-in scenario: new handles hold the defaults. Either way the handles
+ * are frozen, which checks each handle's values together. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "tco_cmd.h"
+
+#define MAX_FILE_BYTES (64u << 20) /* far above any scenario */
+
+/* ==== files ============================================================== */
+
+/* Reads all of path ("-": standard input) into a new buffer. */
+static int read_all(const char *path, unsigned char **data, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        say("%s: cannot open: %s", path, strerror(errno));
+        return EXIT_IO;
+    }
+    size_t cap = 4096, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        if (cap >= MAX_FILE_BYTES) {
+            say("%s: larger than %u MiB: not a scenario", path, MAX_FILE_BYTES >> 20);
+            free(buf);
+            if (f != stdin)
+                fclose(f);
+            return EXIT_REJECTED;
+        }
+        unsigned char *bigger = realloc(buf, cap * 2);
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    int bad = !buf || ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (bad) {
+        say("%s: cannot read: %s", path, buf ? strerror(errno) : "out of memory");
+        free(buf);
+        return EXIT_IO;
+    }
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
+static const char *extension(const char *path)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+/* JSON starts with '{' after white space; anything else is taken for CBOR. */
+const char *file_format(const char *given, const char *path, const unsigned char *data, size_t len)
+{
+    if (given)
+        return given;
+    const char *ext = extension(path);
+    if (strcmp(ext, "json") == 0 || strcmp(ext, "cbor") == 0)
+        return ext;
+    for (size_t i = 0; data && i < len; i++)
+        if (!strchr(" \t\r\n", data[i]))
+            return data[i] == '{' ? "json" : "cbor";
+    return data ? "cbor" : NULL;
+}
+
+/* ==== the handles ======================================================== */
+
+void scenario_free(scenario *s)
+{
+    tco_topology_free(s->t);
+    tco_workload_free(s->w);
+    tco_pricing_free(s->p);
+    s->t = NULL;
+    s->w = NULL;
+    s->p = NULL;
+}
+
+const char *scenario_label(const char *path)
+{
+    return path ? path : "the built-in scenario";
+}
+
+static int h_set(scenario *s, int32_t kind, int32_t key, double v, tco_error *err)
+{
+    return kind == TCO_HANDLE_TOPOLOGY   ? tco_topology_set(s->t, key, v, err)
+           : kind == TCO_HANDLE_WORKLOAD ? tco_workload_set(s->w, key, v, err)
+                                         : tco_pricing_set(s->p, key, v, err);
+}
+
+static int h_set_text(scenario *s, int32_t kind, int32_t key, const char *v, tco_error *err)
+{
+    return kind == TCO_HANDLE_TOPOLOGY   ? tco_topology_set_text(s->t, key, v, err)
+           : kind == TCO_HANDLE_WORKLOAD ? tco_workload_set_text(s->w, key, v, err)
+                                         : tco_pricing_set_text(s->p, key, v, err);
+}
+
+int scenario_get(const scenario *s, int32_t kind, int32_t key, double *v)
+{
+    return kind == TCO_HANDLE_TOPOLOGY   ? tco_topology_get(s->t, key, v, NULL)
+           : kind == TCO_HANDLE_WORKLOAD ? tco_workload_get(s->w, key, v, NULL)
+                                         : tco_pricing_get(s->p, key, v, NULL);
+}
+
+int scenario_get_text(const scenario *s, int32_t kind, int32_t key, const char **v)
+{
+    return kind == TCO_HANDLE_TOPOLOGY   ? tco_topology_get_text(s->t, key, v, NULL)
+           : kind == TCO_HANDLE_WORKLOAD ? tco_workload_get_text(s->w, key, v, NULL)
+                                         : tco_pricing_get_text(s->p, key, v, NULL);
+}
+
+static int scenario_new(scenario *s)
+{
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_topology_new(&s->t, &err) || tco_workload_new(&s->w, &err) || tco_pricing_new(&s->p, &err)) {
+        say("%s", err.message);
+        scenario_free(s);
+        return EXIT_REJECTED;
+    }
+    return 0;
+}
+
+/* ==== JSON =============================================================== */
+
+static const char *json_kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+/* The handle kind a top-level key names (the library's names), else 0. */
+static int32_t section_kind(const char *key)
+{
+    for (int32_t kind = TCO_HANDLE_TOPOLOGY; kind <= TCO_HANDLE_PRICING; kind++)
+        if (strcmp(key, tco_handle_kind_name(kind)) == 0)
+            return kind;
+    return 0;
+}
+
+/* "format, version, topology, workload, pricing": what a scenario holds. */
+static const char *scenario_keys(char *buf, size_t cap)
+{
+    snprintf(buf, cap, "format, version, %s, %s, %s", tco_handle_kind_name(TCO_HANDLE_TOPOLOGY),
+             tco_handle_kind_name(TCO_HANDLE_WORKLOAD), tco_handle_kind_name(TCO_HANDLE_PRICING));
+    return buf;
+}
+
+/* One section of a JSON scenario, through the public API: the library
+ * checks every value as for any caller. note is said after every message
+ * (a newer format version explains an unknown key). */
+static int json_section(scenario *s, int32_t kind, json_t *obj, const char *path, const char *note)
+{
+    const char *section = tco_handle_kind_name(kind);
+    if (!json_is_object(obj)) {
+        say("%s: %s: a %s is an object of parameter names to values, not %s%s", path, section, section,
+            json_kind(obj), note);
+        return EXIT_REJECTED;
+    }
+    const char *name;
+    json_t *v;
+    json_object_foreach(obj, name, v) {
+        tco_error err = TCO_ERROR_INIT;
+        tco_param_info info = { .size = sizeof info };
+        int32_t key;
+        if (tco_param_find(&key, name, &err) != TCO_OK || tco_param_info_get(&info, key, &err) != TCO_OK) {
+            say("%s: %s: unknown key \"%s\": no %s parameter has that name (tco params lists them)%s", path,
+                section, name, section, note);
+            return EXIT_REJECTED;
+        }
+        if (info.handle != kind) {
+            say("%s: %s: %s belongs to the %s, not the %s%s", path, section, name,
+                tco_handle_kind_name(info.handle), section, note);
+            return EXIT_REJECTED;
+        }
+        int rc;
+        if (info.type == TCO_TYPE_TEXT || info.type == TCO_TYPE_CHOICE) {
+            if (!json_is_string(v)) {
+                char list[512] = "";
+                if (info.type == TCO_TYPE_CHOICE)
+                    param_choices(list, sizeof list, key, info.choice_count, 0);
+                say("%s: %s.%s is %s (%s): write it as a string, not %s%s%s%s", path, section, name,
+                    info.type == TCO_TYPE_CHOICE ? "a choice" : "a text", info.description, json_kind(v),
+                    list[0] ? "; allowed " : "", list, note);
+                return EXIT_REJECTED;
+            }
+            rc = h_set_text(s, kind, key, json_string_value(v), &err);
+        } else if (json_is_number(v)) {
+            rc = h_set(s, kind, key, json_number_value(v), &err);
+        } else if (json_is_boolean(v) && info.type == TCO_TYPE_BOOL) {
+            rc = h_set(s, kind, key, json_is_true(v) ? 1 : 0, &err);
+        } else {
+            say("%s: %s.%s is a number (%s%s%s): found %s%s", path, section, name, info.description,
+                info.unit[0] ? ", " : "", info.unit, json_kind(v), note);
+            return EXIT_REJECTED;
+        }
+        if (rc != TCO_OK) {
+            say("%s: %s: %s%s", path, section, err.message, note);
+            return EXIT_REJECTED;
+        }
+    }
+    return 0;
+}
+
+static int load_json(scenario *s, const unsigned char *data, size_t len, const char *path)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        say("%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column, jerr.text);
+        return EXIT_REJECTED;
+    }
+    int rc = EXIT_REJECTED;
+    const char *format_name = tco_scenario_format_name();
+    char note[128] = "", keys[96];
+    json_t *format = json_object_get(root, "format"), *version = json_object_get(root, "version");
+    if (!json_is_object(root)) {
+        say("%s: not a libtco scenario: a scenario is an object (%s), not %s", path,
+            scenario_keys(keys, sizeof keys), json_kind(root));
+        goto out;
+    }
+    if (json_is_integer(version) && json_integer_value(version) > TCO_FORMAT_VERSION)
+        snprintf(note, sizeof note, " (the file is format version %lld; this library reads 1 to %d)",
+                 (long long)json_integer_value(version), TCO_FORMAT_VERSION);
+    const char *key;
+    json_t *v;
+    json_object_foreach(root, key, v) {
+        int32_t kind = section_kind(key);
+        if (kind) {
+            if ((rc = json_section(s, kind, v, path, note)) != 0)
+                goto out;
+            rc = EXIT_REJECTED;
+        } else if (strcmp(key, "format") == 0) {
+            if (!json_is_string(v) || strcmp(json_string_value(v), format_name) != 0) {
+                say("%s: not a libtco scenario: format is %s%s%s, not \"%s\"", path,
+                    json_is_string(v) ? "\"" : json_kind(v), json_is_string(v) ? json_string_value(v) : "",
+                    json_is_string(v) ? "\"" : "", format_name);
+                goto out;
+            }
+        } else if (strcmp(key, "version") == 0) {
+            if (!json_is_integer(v)) {
+                say("%s: version is %s: it is a whole number from 1%s", path, json_kind(v), note);
+                goto out;
+            }
+            if (json_integer_value(v) < 1) {
+                say("%s: version %lld does not exist: versions start at 1", path,
+                    (long long)json_integer_value(v));
+                goto out;
+            }
+        } else {
+            say("%s: unknown scenario key \"%s\": allowed %s%s", path, key, scenario_keys(keys, sizeof keys),
+                note);
+            goto out;
+        }
+    }
+    if (!format) {
+        say("%s: not a libtco scenario: the object has no \"format\" key (\"%s\")", path, format_name);
+        goto out;
+    }
+    if (!version) {
+        say("%s: the scenario has no \"version\" key", path);
+        goto out;
+    }
+    if (json_integer_value(version) > TCO_FORMAT_VERSION) {
+        say("%s: the scenario is format version %lld: this libtco (%s) reads versions 1 to %d; upgrade libtco",
+            path, (long long)json_integer_value(version), tco_version_string(), TCO_FORMAT_VERSION);
+        goto out;
+    }
+    rc = 0;
+out:
+    json_decref(root);
+    return rc;
+}
+
+/* ==== a scenario, from any source ======================================== */
+
+int scenario_load(scenario *s, const char *path, const char *from)
+{
+    memset(s, 0, sizeof *s);
+    unsigned char *data = NULL;
+    size_t len = 0;
+    int rc = path ? read_all(path, &data, &len) : 0;
+    if (rc)
+        return rc;
+    const char *fmt = path ? file_format(from, path, data, len) : "";
+    tco_error err = TCO_ERROR_INIT;
+    if (!path) {
+        rc = scenario_new(s);
+    } else if (strcmp(fmt, "json") == 0) {
+        rc = scenario_new(s);
+        if (rc == 0 && (rc = load_json(s, data, len, path)) != 0)
+            scenario_free(s);
+    } else if (tco_scenario_load_cbor(&s->t, &s->w, &s->p, data, len, &err) != TCO_OK) {
+        say("%s: %s", path, err.message);
+        rc = EXIT_REJECTED;
+    }
+    free(data);
+    if (rc)
+        return rc;
+    if (tco_topology_freeze(s->t, &err) || tco_workload_freeze(s->w, &err) || tco_pricing_freeze(s->p, &err)) {
+        say("%s: %s", scenario_label(path), err.message);
+        scenario_free(s);
+        return EXIT_REJECTED;
+    }
+    return 0;
+}

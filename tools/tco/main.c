@@ -1,0 +1,252 @@
+/* tco: scenario files and cost reports from the command line (doc/tco.md).
+ *
+ *   tco report [FILE] [--format table|json|csv|cbor] [-o OUT] [--from json|cbor]
+ *   tco convert IN OUT [--from json|cbor] [--to json|cbor]
+ *   tco fingerprint [FILE] [--from json|cbor]
+ *   tco params [--format table|json|csv|markdown]
+ *
+ * This file: the table of commands, their options (getopt_long: --format=X
+ * or --format X, anywhere among the other arguments), their help, and the
+ * usage messages. tco_cmd.h says where the rest is.
+ *
+ * Exit status: 0 success; 1 the scenario was rejected or cannot be priced;
+ * 2 wrong usage; 3 a file could not be read or written. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tco_cmd.h"
+
+static const char usage_text[] =
+    "usage: tco COMMAND [ARGS]\n"
+    "\n"
+    "  tco report [FILE] [--format table|json|csv|cbor] [-o OUT]\n"
+    "      price the scenario in FILE (the built-in one without FILE)\n"
+    "  tco convert IN OUT [--from json|cbor] [--to json|cbor]\n"
+    "      rewrite a scenario: JSON to canonical CBOR, CBOR to JSON (by extension,\n"
+    "      or --from/--to; \"-\" is standard input or output)\n"
+    "  tco fingerprint [FILE]\n"
+    "      print the scenario's fingerprint and those of its three handles\n"
+    "  tco params [--format table|json|csv|markdown]\n"
+    "      list every parameter with its unit, default and allowed values\n"
+    "  tco COMMAND --help\n"
+    "      that command's options\n"
+    "  tco --help | --version\n"
+    "\n"
+    "FILE is a scenario in CBOR or JSON (doc/format.md). Exit status: 0 success,\n"
+    "1 the scenario was rejected or cannot be priced, 2 wrong usage, 3 a file could\n"
+    "not be read or written.\n";
+
+void say(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("tco: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int usage(const char *fmt, const char *arg)
+{
+    if (fmt) {
+        fputs("tco: ", stderr);
+        fprintf(stderr, fmt, arg);
+        fputc('\n', stderr);
+    }
+    fputs(usage_text, stderr);
+    return EXIT_USAGE;
+}
+
+/* ==== the commands ======================================================= */
+
+static const char *const report_formats[] = { "table", "json", "csv", "cbor", NULL };
+static const char *const params_formats[] = { "table", "json", "csv", "markdown", NULL };
+
+typedef struct command {
+    const char *name;
+    int (*run)(const cmd_args *);
+    int min_pos, max_pos;
+    const char *missing;        /* the message when fewer than min_pos are given */
+    const char *const *formats; /* what --format offers; NULL: no --format */
+    const char *help;           /* tco NAME --help */
+} command;
+
+static const command commands[] = {
+    { "report", cmd_report, 0, 1, NULL, report_formats,
+      "usage: tco report [FILE] [--format table|json|csv|cbor] [-o OUT] [--from json|cbor]\n"
+      "\n"
+      "Prices the scenario in FILE (the built-in one without FILE; \"-\" is standard\n"
+      "input) and prints the cost by category, the waste, and every other field.\n"
+      "\n"
+      "  -f, --format=FORMAT  table (the default), json, csv, or cbor: the canonical\n"
+      "                       CBOR result, never to a terminal\n"
+      "  -o, --output=OUT     write to OUT instead of standard output\n"
+      "      --from=FORMAT    read FILE as json or cbor (default: by its extension,\n"
+      "                       else by its first byte)\n"
+      "  -h, --help           print this help\n"
+      "\n"
+      "An option's value follows it, or an '=': --format json, --format=json.\n" },
+    { "convert", cmd_convert, 2, 2, "convert needs IN and OUT", NULL,
+      "usage: tco convert IN OUT [--from json|cbor] [--to json|cbor]\n"
+      "\n"
+      "Rewrites the scenario in IN as OUT: JSON to canonical CBOR, CBOR to JSON with\n"
+      "every parameter. \"-\" is standard input (IN) or output (OUT).\n"
+      "\n"
+      "      --from=FORMAT    read IN as json or cbor (default: by its extension,\n"
+      "                       else by its first byte)\n"
+      "      --to=FORMAT      write OUT as json or cbor (default: by its extension)\n"
+      "  -h, --help           print this help\n"
+      "\n"
+      "An option's value follows it, or an '=': --to cbor, --to=cbor.\n" },
+    { "fingerprint", cmd_fingerprint, 0, 1, NULL, NULL,
+      "usage: tco fingerprint [FILE] [--from json|cbor]\n"
+      "\n"
+      "Prints the fingerprint of the scenario in FILE (the built-in one without\n"
+      "FILE; \"-\" is standard input) and those of its topology, workload and\n"
+      "pricing table, 16 hexadecimal digits each.\n"
+      "\n"
+      "      --from=FORMAT    read FILE as json or cbor (default: by its extension,\n"
+      "                       else by its first byte)\n"
+      "  -h, --help           print this help\n"
+      "\n"
+      "An option's value follows it, or an '=': --from json, --from=json.\n" },
+    { "params", cmd_params, 0, 0, NULL, params_formats,
+      "usage: tco params [--format table|json|csv|markdown]\n"
+      "\n"
+      "Lists every parameter: name, handle, type, unit, default and allowed values.\n"
+      "\n"
+      "  -f, --format=FORMAT  table (the default), json, csv, or markdown: the page\n"
+      "                       doc/parameters.md, exactly\n"
+      "  -h, --help           print this help\n"
+      "\n"
+      "An option's value follows it, or an '=': --format csv, --format=csv.\n" },
+};
+
+/* ==== options ============================================================ */
+
+/* One table for every command. --format is checked against what the
+ * command offers, after parsing; --output, --from and --to are accepted and
+ * ignored where they mean nothing (tco params -o), as they always were, so
+ * that no script that passes them breaks. */
+enum { OPT_FROM = 256, OPT_TO };
+
+static const struct option options[] = {
+    { "format", required_argument, NULL, 'f' },
+    { "output", required_argument, NULL, 'o' },
+    { "from", required_argument, NULL, OPT_FROM },
+    { "to", required_argument, NULL, OPT_TO },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* '-': other arguments come back in place (as 1), so options may follow
+ * them even under POSIXLY_CORRECT; ':': a missing value returns ':', apart
+ * from an unknown option's '?'. */
+static const char short_options[] = "-:f:o:h";
+
+/* The help was printed: not an error, nothing left to do. */
+enum { HELP_SHOWN = -1 };
+
+static int one_of(const char *v, const char *const *allowed)
+{
+    for (; *allowed; allowed++)
+        if (strcmp(v, *allowed) == 0)
+            return 1;
+    return 0;
+}
+
+/* What getopt_long refused with '?' (opterr is off, so it said nothing):
+ * a value for an option that takes none, an unknown short option, or a
+ * long one unknown or abbreviated to more than one. */
+static int refused(const char *arg)
+{
+    if (optopt) {
+        for (const struct option *o = options; o->name; o++)
+            if (o->val == optopt && o->has_arg == no_argument)
+                return usage("%s takes no value", arg);
+        char opt[3] = { '-', (char)optopt, '\0' };
+        return usage("unknown option %s", opt);
+    }
+    size_t n = strcspn(arg + 2, "=");
+    int matches = 0;
+    for (const struct option *o = options; o->name; o++)
+        matches += strncmp(o->name, arg + 2, n) == 0;
+    return usage(matches > 1 ? "ambiguous option %s" : "unknown option %s", arg);
+}
+
+static int positional(cmd_args *a, const command *cmd, const char *arg)
+{
+    if (a->npos >= cmd->max_pos)
+        return usage("unexpected argument %s", arg);
+    a->pos[a->npos++] = arg;
+    return 0;
+}
+
+/* argv[0] is the command's name. Returns 0, HELP_SHOWN or the exit status. */
+static int parse(cmd_args *a, const command *cmd, int argc, char **argv)
+{
+    static const char *const files[] = { "json", "cbor", NULL };
+    memset(a, 0, sizeof *a);
+    opterr = 0;
+    int c, rc;
+    while ((c = getopt_long(argc, argv, short_options, options, NULL)) != -1) {
+        switch (c) {
+        case 1:
+            if ((rc = positional(a, cmd, optarg)) != 0)
+                return rc;
+            break;
+        case 'f': a->format = optarg; break;
+        case 'o': a->output = optarg; break;
+        case OPT_FROM: a->from = optarg; break;
+        case OPT_TO: a->to = optarg; break;
+        case 'h':
+            fputs(cmd->help, stdout);
+            return HELP_SHOWN;
+        case ':': return usage("%s needs a value", argv[optind - 1]);
+        default: return refused(argv[optind - 1]);
+        }
+    }
+    for (; optind < argc; optind++) /* after "--" */
+        if ((rc = positional(a, cmd, argv[optind])) != 0)
+            return rc;
+    if (a->format && (!cmd->formats || !one_of(a->format, cmd->formats)))
+        return usage("--format %s is not offered here", a->format);
+    if ((a->from && !one_of(a->from, files)) || (a->to && !one_of(a->to, files)))
+        return usage("--from and --to take json or cbor, not %s", a->from && !one_of(a->from, files) ? a->from : a->to);
+    if (a->npos < cmd->min_pos)
+        return usage("%s", cmd->missing);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage(NULL, NULL);
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        fputs(usage_text, stdout);
+        return close_text(stdout, "-");
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("tco (libtco) %s\nscenario format version %d\n", tco_version_string(), TCO_FORMAT_VERSION);
+        return close_text(stdout, "-");
+    }
+    /* The library loaded must be at least the one the command was built on. */
+    uint32_t v = tco_version_number();
+    if (v / 10000 != TCO_VERSION_MAJOR || v < TCO_VERSION_NUMBER) {
+        say("built against libtco %s, running with %s", TCO_VERSION_STRING, tco_version_string());
+        return EXIT_IO;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        if (strcmp(name, commands[i].name) != 0)
+            continue;
+        cmd_args a;
+        int rc = parse(&a, &commands[i], argc - 1, argv + 1);
+        if (rc == HELP_SHOWN)
+            return close_text(stdout, "-");
+        return rc ? rc : commands[i].run(&a);
+    }
+    return usage("unknown command %s", name);
+}

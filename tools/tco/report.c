@@ -1,0 +1,169 @@
+/* tco report: a scenario priced (tco_estimate_compute) as a table, JSON,
+ * CSV or the library's canonical CBOR. Every format walks the library's
+ * field table (tco_estimate_field_at), so a field added there shows here
+ * without a change. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tco_cmd.h"
+
+/* 1234567.8 -> "1,234,568" */
+static const char *money(char *buf, size_t cap, double v)
+{
+    char digits[64];
+    if (!isfinite(v))
+        return num(buf, cap, v);
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    size_t n = strlen(digits), j = 0;
+    if (v < 0 && j + 1 < cap)
+        buf[j++] = '-';
+    for (size_t i = 0; i < n && j + 2 < cap; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[j++] = ',';
+        buf[j++] = digits[i];
+    }
+    buf[j] = '\0';
+    return buf;
+}
+
+/* The keys of a nested field: category or waste names. */
+static const char *named(int32_t type, size_t i)
+{
+    return type == TCO_FIELD_CATEGORIES ? tco_category_name((int32_t)i) : tco_waste_name((int32_t)i);
+}
+
+static size_t named_count(int32_t type)
+{
+    return type == TCO_FIELD_CATEGORIES ? tco_category_count() : tco_waste_count();
+}
+
+static void report_table(FILE *f, const tco_estimate *e, const char *path)
+{
+    char a[40], b[40];
+    fprintf(f, "libtco %s: %s\nscenario fingerprint %016llx\n\n", tco_version_string(), scenario_label(path),
+            (unsigned long long)e->scenario_fingerprint);
+    fprintf(f, "  %-12s %18s %7s\n", "category", "cost", "share");
+    for (size_t c = 0; c < tco_category_count(); c++)
+        fprintf(f, "  %-12s %18s %6.1f%%\n", tco_category_name((int32_t)c), money(a, sizeof a, e->cost[c]),
+                e->total > 0 ? 100 * e->cost[c] / e->total : 0.0);
+    fprintf(f, "  %-12s %18s\n\n", "total", money(a, sizeof a, e->total));
+    fprintf(f, "  %-12s %18s\n", "waste", "cost");
+    for (size_t k = 0; k < tco_waste_count(); k++)
+        fprintf(f, "  %-12s %18s\n", tco_waste_name((int32_t)k), money(a, sizeof a, e->waste[k]));
+    fputc('\n', f);
+    fprintf(f, "  %-36s %24s  %-8s %s\n", "field", "value", "unit", "description");
+    for (size_t i = 0; i < tco_estimate_field_count(); i++) {
+        tco_field_info fi = { .size = sizeof fi };
+        if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK || fi.type == TCO_FIELD_CATEGORIES ||
+            fi.type == TCO_FIELD_WASTES)
+            continue;
+        const char *at = (const char *)e + fi.offset;
+        if (fi.type == TCO_FIELD_UINT64) {
+            uint64_t u;
+            memcpy(&u, at, sizeof u);
+            snprintf(b, sizeof b, "%016llx", (unsigned long long)u);
+        } else {
+            double d;
+            memcpy(&d, at, sizeof d);
+            snprintf(b, sizeof b, "%.6g", d);
+        }
+        fprintf(f, "  %-36s %24s  %-8s %s\n", fi.name, b, fi.unit, fi.description);
+    }
+}
+
+/* The same keys and nesting as the CBOR result. */
+static void report_json(FILE *f, const tco_estimate *e)
+{
+    fputs("{", f);
+    for (size_t i = 0; i < tco_estimate_field_count(); i++) {
+        tco_field_info fi = { .size = sizeof fi };
+        if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK)
+            continue;
+        const char *at = (const char *)e + fi.offset;
+        fprintf(f, "%s\n  \"%s\": ", i ? "," : "", fi.name);
+        if (fi.type == TCO_FIELD_CATEGORIES || fi.type == TCO_FIELD_WASTES) {
+            const double *v = (const double *)(const void *)at;
+            fputs("{", f);
+            for (size_t k = 0; k < named_count(fi.type); k++) {
+                fprintf(f, "%s\n    \"%s\": ", k ? "," : "", named(fi.type, k));
+                json_num(f, v[k]);
+            }
+            fputs("\n  }", f);
+        } else if (fi.type == TCO_FIELD_UINT64) {
+            uint64_t u;
+            memcpy(&u, at, sizeof u);
+            fprintf(f, "%llu", (unsigned long long)u);
+        } else {
+            double d;
+            memcpy(&d, at, sizeof d);
+            json_num(f, d);
+        }
+    }
+    fputs("\n}\n", f);
+}
+
+/* field,value,unit; the nested maps as cost.compute, waste.idle, ... */
+static void report_csv(FILE *f, const tco_estimate *e)
+{
+    char buf[32];
+    fputs("field,value,unit\n", f);
+    for (size_t i = 0; i < tco_estimate_field_count(); i++) {
+        tco_field_info fi = { .size = sizeof fi };
+        if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK)
+            continue;
+        const char *at = (const char *)e + fi.offset;
+        if (fi.type == TCO_FIELD_CATEGORIES || fi.type == TCO_FIELD_WASTES) {
+            const double *v = (const double *)(const void *)at;
+            for (size_t k = 0; k < named_count(fi.type); k++)
+                fprintf(f, "%s.%s,%s,%s\n", fi.name, named(fi.type, k), num(buf, sizeof buf, v[k]), fi.unit);
+        } else if (fi.type == TCO_FIELD_UINT64) {
+            uint64_t u;
+            memcpy(&u, at, sizeof u);
+            fprintf(f, "%s,%llu,%s\n", fi.name, (unsigned long long)u, fi.unit);
+        } else {
+            double d;
+            memcpy(&d, at, sizeof d);
+            fprintf(f, "%s,%s,%s\n", fi.name, num(buf, sizeof buf, d), fi.unit);
+        }
+    }
+}
+
+static int save_estimate(uint8_t *buf, size_t cap, size_t *len, const void *e, tco_error *err)
+{
+    return tco_estimate_save_cbor(buf, cap, len, e, err);
+}
+
+int cmd_report(const cmd_args *a)
+{
+    const char *format = a->format ? a->format : "table", *out = a->output ? a->output : "-";
+    /* Refused before pricing: nothing is read only to be thrown away. */
+    if (strcmp(format, "cbor") == 0 && binary_to_terminal(out))
+        return EXIT_USAGE;
+    scenario s;
+    int rc = scenario_load(&s, a->pos[0], a->from);
+    if (rc)
+        return rc;
+    tco_estimate e;
+    memset(&e, 0, sizeof e);
+    e.size = sizeof e;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_estimate_compute(&e, s.t, s.w, s.p, &err) != TCO_OK) {
+        say("%s: %s", scenario_label(a->pos[0]), err.message);
+        scenario_free(&s);
+        return EXIT_REJECTED;
+    }
+    scenario_free(&s);
+    if (strcmp(format, "cbor") == 0)
+        return write_cbor(out, save_estimate, &e);
+    FILE *f = open_text(out);
+    if (!f)
+        return EXIT_IO;
+    if (strcmp(format, "json") == 0)
+        report_json(f, &e);
+    else if (strcmp(format, "csv") == 0)
+        report_csv(f, &e);
+    else
+        report_table(f, &e, a->pos[0]);
+    return close_text(f, out);
+}

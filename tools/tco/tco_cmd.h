@@ -1,0 +1,89 @@
+/* What the files of the tco command share (doc/tco.md). Private to the
+ * command: nothing here is installed or part of libtco's API.
+ *
+ *   main.c      the commands, their options (getopt_long), help and usage
+ *   input.c     reading a scenario: CBOR through the library, JSON (jansson)
+ *               through the public setters, then frozen
+ *   output.c    writing: files, CBOR through the library, numbers and
+ *               strings as JSON and CSV
+ *   report.c    tco report: the table, JSON and CSV of an estimate
+ *   scenario.c  tco convert and tco fingerprint: a scenario file as such
+ *   params.c    tco params: the parameter list, and doc/parameters.md */
+#ifndef TCO_CMD_H
+#define TCO_CMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <tco.h>
+
+#if defined(__GNUC__)
+#define TCO_CMD_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TCO_CMD_PRINTF(f, a)
+#endif
+
+/* Exit statuses (doc/tco.md); 0 is success. */
+enum { EXIT_REJECTED = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+
+/* A command's arguments as main.c parsed them; NULL where not given. */
+typedef struct cmd_args {
+    const char *pos[2]; /* positional arguments, npos of them */
+    int npos;
+    const char *format, *from, *to, *output;
+} cmd_args;
+
+/* ---- the commands: each returns the exit status ---- */
+int cmd_report(const cmd_args *a);      /* report.c */
+int cmd_convert(const cmd_args *a);     /* scenario.c */
+int cmd_fingerprint(const cmd_args *a); /* scenario.c */
+int cmd_params(const cmd_args *a);      /* params.c */
+
+/* ---- main.c: messages ---- */
+/* "tco: " fmt "\n" on standard error. */
+void say(const char *fmt, ...) TCO_CMD_PRINTF(1, 2);
+/* Says fmt (with arg) unless fmt is NULL, then the usage; returns EXIT_USAGE. */
+int usage(const char *fmt, const char *arg);
+
+/* ---- input.c: the scenario ---- */
+typedef struct scenario {
+    tco_topology *t;
+    tco_workload *w;
+    tco_pricing *p;
+} scenario;
+
+/* The scenario in path ("-": standard input; NULL: the built-in one) in
+ * format from ("json", "cbor"; NULL: guessed), frozen. Says what is wrong
+ * and returns the exit status. */
+int scenario_load(scenario *s, const char *path, const char *from);
+void scenario_free(scenario *s);
+/* How messages and the report name path: itself, or the built-in scenario. */
+const char *scenario_label(const char *path);
+/* A parameter of the handle of that kind (tco_param_info's handle). */
+int scenario_get(const scenario *s, int32_t kind, int32_t key, double *v);
+int scenario_get_text(const scenario *s, int32_t kind, int32_t key, const char **v);
+/* "json" or "cbor": given (--from, --to), else path's extension, else (when
+ * data is given) its first byte; NULL when nothing tells. */
+const char *file_format(const char *given, const char *path, const unsigned char *data, size_t len);
+
+/* ---- output.c: writing ---- */
+/* Text to out ("-": standard output); close_text says if writing failed. */
+FILE *open_text(const char *out);
+int close_text(FILE *f, const char *out);
+/* Says so and returns 1 when out is a terminal: CBOR is binary. */
+int binary_to_terminal(const char *out);
+/* A library save function (size query with buf NULL, then the bytes). */
+typedef int (*cbor_saver)(uint8_t *buf, size_t cap, size_t *len, const void *what, tco_error *err);
+int write_cbor(const char *out, cbor_saver save, const void *what);
+/* The shortest decimal that reads back as exactly v, in buf (32 bytes do). */
+const char *num(char *buf, size_t cap, double v);
+void json_num(FILE *f, double v);
+void json_str(FILE *f, const char *s);
+void csv_str(FILE *f, const char *s);
+
+/* ---- params.c ---- */
+/* A choice parameter's names, ", " between them, in `backquotes` if quoted. */
+const char *param_choices(char *buf, size_t cap, int32_t key, size_t count, int quoted);
+
+#endif
