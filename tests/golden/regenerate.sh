@@ -8,12 +8,12 @@
 # JSON (NAME.json), and prices it (NAME.result.cbor, and NAME.result.json to
 # read). Run it when a change to the model, the defaults or the parameter
 # table is meant to change the numbers, and commit the files with the change:
-# tests/test_golden.c fails until then, and the bindings' tests compare
+# tests/golden/test_golden.c fails until then, and the bindings' tests compare
 # against the same files.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
-tco=$build/tools/tco
+tco=$build/tools/tco/tco
 [ -x "$tco" ] || { echo "no $tco: build first (meson compile -C $build)" >&2; exit 2; }
 
 scenario() {

@@ -1,0 +1,233 @@
+/* Fixed vs elastic: the reserved baseline that minimises cost over a
+ * demand series, and what each price class then carries (doc/model.md,
+ * section 7). */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capacity/capacity.h"
+#include "model/model.h"
+
+#define W(k) (w->v[IX_##k])
+#define T(k) (t->v[IX_##k])
+#define P(k) (p->v[IX_##k])
+
+/* Puts the k-th smallest of a[left..right] at a[k], smaller before it and
+ * larger after: Floyd and Rivest's SELECT (CACM 18(3), 1975), which
+ * partitions around pivots chosen from a recursive sample so that about
+ * n + min(k, n - k) comparisons suffice on average. */
+static void select_kth(double *a, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k)
+{
+#define SWAP(x, y)                                                                                 \
+    do {                                                                                           \
+        double t_ = a[x];                                                                          \
+        a[x] = a[y];                                                                               \
+        a[y] = t_;                                                                                 \
+    } while (0)
+    while (right > left) {
+        if (right - left > 600) { /* narrow [left, right] around k by sampling */
+            double n = (double)(right - left + 1), i = (double)(k - left + 1);
+            double z = log(n), s = 0.5 * exp(2 * z / 3);
+            double sd = 0.5 * sqrt(z * s * (n - s) / n) * (i < n / 2 ? -1 : 1);
+            ptrdiff_t lo = (ptrdiff_t)((double)k - i * s / n + sd);
+            ptrdiff_t hi = (ptrdiff_t)((double)k + (n - i) * s / n + sd);
+            select_kth(a, lo > left ? lo : left, hi < right ? hi : right, k);
+        }
+        double t = a[k];
+        ptrdiff_t i = left, j = right;
+        SWAP(left, k);
+        if (a[right] > t)
+            SWAP(right, left);
+        while (i < j) {
+            SWAP(i, j);
+            i++;
+            j--;
+            while (a[i] < t)
+                i++;
+            while (a[j] > t)
+                j--;
+        }
+        if (a[left] == t) {
+            SWAP(left, j);
+        } else {
+            j++;
+            SWAP(j, right);
+        }
+        if (j <= k)
+            left = j + 1;
+        if (k <= j)
+            right = j - 1;
+    }
+#undef SWAP
+}
+
+/* ---- fixed vs elastic -------------------------------------------------- */
+
+/* Extra run time of work placed on spot: Daly's expected wall time of the
+ * workload's job with spot reclaims added to its failure rate, against the
+ * same job on capacity that is not reclaimed. */
+static double spot_overhead(const tco_obj *t, const tco_obj *w, const tco_obj *p)
+{
+    double n = job_accelerators(t, w), nodes = ceil(n / T(ACCELERATORS_PER_NODE));
+    double delta = checkpoint_write_hours(t, w), restart = T(RESTART_MINUTES) / 60;
+    double plain = tco__system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), nodes, T(NODE_MTBF_HOURS), 0);
+    double spot = tco__system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), nodes, T(NODE_MTBF_HOURS),
+                              nodes * P(SPOT_INTERRUPTIONS_PER_NODE_HOUR));
+    double on_spot = tco__daly_wall_time(1, tco__daly_interval(delta, spot), delta, restart, spot);
+    double off_spot = tco__daly_wall_time(1, tco__daly_interval(delta, plain), delta, restart, plain);
+    return on_spot / off_spot - 1;
+}
+
+/* The split for baseline b over a checked series. */
+/* What an accelerator-hour above the baseline costs: the interruptible
+ * share on spot (with its overhead) where that beats on demand. */
+typedef struct {
+    double overhead, spot_rate, spot_share, elastic;
+} elastic_rates;
+
+static int rates_get(elastic_rates *r, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
+{
+    double od = P(ON_DEMAND_PER_ACCEL_HOUR);
+    r->overhead = spot_overhead(t, w, p);
+    if (!isfinite(r->overhead))
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR,
+                        "spot_interruptions_per_node_hour = %g reclaims the workload's job before it can checkpoint",
+                        P(SPOT_INTERRUPTIONS_PER_NODE_HOUR));
+    r->spot_rate = P(SPOT_PER_ACCEL_HOUR) * (1 + r->overhead);
+    r->spot_share = r->spot_rate < od ? W(INTERRUPTIBLE_SHARE) : 0;
+    r->elastic = (1 - r->spot_share) * od + r->spot_share * r->spot_rate;
+    return TCO_OK;
+}
+
+/* Share of time demand may exceed the baseline at the optimum. */
+static double target_exceedance(const elastic_rates *r, const tco_obj *p)
+{
+    return r->elastic > 0 ? fmin(1, P(RESERVED_PER_ACCEL_HOUR) / r->elastic) : 1;
+}
+
+static int split_fill(tco_split *out, double b, const double *d, size_t n, double dt, const tco_obj *t,
+                      const tco_obj *w, const tco_obj *p, tco_error *err)
+{
+    elastic_rates r;
+    int rc = rates_get(&r, t, w, p, err);
+    if (rc)
+        return rc;
+    double od = P(ON_DEMAND_PER_ACCEL_HOUR);
+
+    /* One pass: the three sums, the count above, the peak, and the check.
+     * Blocks of BLOCK points are summed plainly (error about BLOCK x eps),
+     * and the block sums compensated: fast, and within 1e-13 overall. */
+    enum { BLOCK = 256 };
+    ksum used = { { 0 }, { 0 } }, excess = { { 0 }, { 0 } }, all = { { 0 }, { 0 } };
+    size_t above = 0;
+    double peak = 0;
+    int bad = 0;
+    for (size_t start = 0; start < n; start += BLOCK) {
+        size_t end = n - start < BLOCK ? n : start + BLOCK;
+        double u = 0, e = 0, s = 0;
+        for (size_t i = start; i < end; i++) {
+            double x = d[i], over = x - b;
+            bad |= !(x >= 0 && x <= DBL_MAX);
+            u += MIN(x, b);
+            e += MAX(over, 0);
+            s += x;
+            above += x > b;
+            peak = MAX(peak, x);
+        }
+        int lane = (int)((start / BLOCK) & 3);
+        ksum_add(&used, lane, u);
+        ksum_add(&excess, lane, e);
+        ksum_add(&all, lane, s);
+    }
+    if (bad)
+        return tco__series_check(d, n, "demand", err);
+    tco_split s;
+    memset(&s, 0, sizeof s);
+    s.size = sizeof s;
+    s.baseline = b;
+    s.hours = (double)n * dt;
+    s.exceedance = (double)above / (double)n;
+    s.elastic_rate = r.elastic;
+    s.target_exceedance = target_exceedance(&r, p);
+    s.demand_accelerator_hours = ksum_total(&all) * dt;
+    s.reserved_accelerator_hours = b * s.hours;
+    s.reserved_used_hours = ksum_total(&used) * dt;
+    s.reserved_utilisation = b > 0 ? s.reserved_used_hours / s.reserved_accelerator_hours : 0;
+    double elastic_hours = ksum_total(&excess) * dt;
+    s.spot_accelerator_hours = r.spot_share * elastic_hours;
+    s.on_demand_accelerator_hours = elastic_hours - s.spot_accelerator_hours;
+    s.spot_overhead_share = r.overhead;
+    s.fixed_cost = s.reserved_accelerator_hours * P(RESERVED_PER_ACCEL_HOUR);
+    s.on_demand_cost = s.on_demand_accelerator_hours * od;
+    s.spot_cost = s.spot_accelerator_hours * r.spot_rate;
+    s.elastic_cost = s.on_demand_cost + s.spot_cost;
+    s.total_cost = s.fixed_cost + s.elastic_cost;
+    s.all_on_demand_cost = s.demand_accelerator_hours * od;
+    s.reserve_peak_cost = peak * s.hours * P(RESERVED_PER_ACCEL_HOUR);
+    s.savings_vs_on_demand = s.all_on_demand_cost - s.total_cost;
+    s.savings_vs_peak = s.reserve_peak_cost - s.total_cost;
+    sized_fill(out, &s, sizeof s);
+    return TCO_OK;
+}
+
+static int split_args(const tco_split *out, const double *demand, size_t n, double interval_hours,
+                      const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err)
+{
+    int rc;
+    if (!out)
+        return tco__fail(err, TCO_E_NULL, "out must not be NULL");
+    if (out->size < SPLIT_V1_SIZE)
+        return tco__fail(err, TCO_E_SIZE, "tco_split.size = %zu is below %zu", out->size, SPLIT_V1_SIZE);
+    if ((rc = tco__frozen_inputs(t, w, p, err)) || (rc = tco__positive_check(interval_hours, "interval_hours", err)))
+        return rc;
+    return tco__series_given(demand, n, "demand", err); /* values: in the pass that reads them */
+}
+
+int tco_capacity_split_at(tco_split *out, double baseline, const double *demand, size_t n,
+                          double interval_hours, const tco_topology *t, const tco_workload *w,
+                          const tco_pricing *p, tco_error *err)
+{
+    int rc = split_args(out, demand, n, interval_hours, t, w, p, err);
+    if (rc)
+        return rc;
+    if (!(baseline >= 0 && baseline <= DBL_MAX))
+        return tco__fail(err, isnan(baseline) || isinf(baseline) ? TCO_E_NOT_FINITE : TCO_E_RANGE,
+                        "baseline = %g: allowed a finite number of accelerators, 0 or more", baseline);
+    return split_fill(out, baseline, demand, n, interval_hours, &t->o, &w->o, &p->o, err);
+}
+
+int tco_capacity_split(tco_split *out, const double *demand, size_t n, double interval_hours,
+                       const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err)
+{
+    int rc = split_args(out, demand, n, interval_hours, t, w, p, err);
+    if (rc)
+        return rc;
+    /* cost(b) = r_res b H + e dt sum (d - b)+ falls while more than a share
+     * r_res / e of the points lie above b: the optimum is the order
+     * statistic with floor(n r_res / e) points above it. */
+    elastic_rates r;
+    if ((rc = rates_get(&r, &t->o, &w->o, &p->o, err)))
+        return rc;
+    double allowed = floor(target_exceedance(&r, &p->o) * (double)n);
+    double b = 0;
+    if (allowed < (double)n) {
+        double *a = malloc(n * sizeof *a);
+        if (!a)
+            return tco__fail(err, TCO_E_NOMEM, "no memory for a copy of %zu values", n);
+        int bad = 0; /* check while copying: selection must not see NaN */
+        for (size_t i = 0; i < n; i++) {
+            a[i] = demand[i];
+            bad |= !(a[i] >= 0 && a[i] <= DBL_MAX);
+        }
+        if (!bad) {
+            ptrdiff_t k = (ptrdiff_t)(n - 1 - (size_t)allowed);
+            select_kth(a, 0, (ptrdiff_t)n - 1, k);
+            b = a[k];
+        }
+        free(a);
+        if (bad)
+            return tco__series_check(demand, n, "demand", err);
+    }
+    return split_fill(out, b, demand, n, interval_hours, &t->o, &w->o, &p->o, err);
+}

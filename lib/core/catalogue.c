@@ -1,0 +1,63 @@
+/* Built-in accelerators: vendors' published datasheet figures, dense (no
+ * sparsity). doc/model.md, "Accelerator catalogue", cites each source. */
+#include "core/core.h"
+
+#define T 1e12
+#define GB 1e9
+
+static const tco_accelerator catalogue[] = {
+    { sizeof(tco_accelerator), TCO_ACCEL_A100_SXM_80GB, "A100-SXM-80GB", "NVIDIA",
+      312 * T, 0, 80 * GB, 400, "NVIDIA A100 Tensor Core GPU datasheet (2021)" },
+    { sizeof(tco_accelerator), TCO_ACCEL_H100_SXM, "H100-SXM", "NVIDIA",
+      989 * T, 1979 * T, 80 * GB, 700, "NVIDIA H100 Tensor Core GPU datasheet (2023)" },
+    { sizeof(tco_accelerator), TCO_ACCEL_H200_SXM, "H200-SXM", "NVIDIA",
+      989 * T, 1979 * T, 141 * GB, 700, "NVIDIA H200 Tensor Core GPU datasheet (2024)" },
+    { sizeof(tco_accelerator), TCO_ACCEL_B200, "B200", "NVIDIA",
+      2250 * T, 4500 * T, 180 * GB, 1000, "NVIDIA DGX B200 datasheet (2024), per GPU" },
+    { sizeof(tco_accelerator), TCO_ACCEL_MI300X, "MI300X", "AMD",
+      1307.4 * T, 2614.9 * T, 192 * GB, 750, "AMD Instinct MI300X datasheet (2023)" },
+};
+
+#define N (sizeof catalogue / sizeof catalogue[0])
+
+/* "custom" is the first choice of accelerator_model but no catalogue row. */
+static const tco_accelerator custom = { sizeof(tco_accelerator), TCO_ACCEL_CUSTOM, "custom", "",
+                                        0, 0, 0, 0, "the accelerator_* parameters" };
+
+/* Row i of the list tco_accelerator_at gives: custom first. */
+const tco_accelerator *tco__catalogue_row(size_t i)
+{
+    return i == 0 ? &custom : i <= N ? &catalogue[i - 1] : NULL;
+}
+
+size_t tco__catalogue_count(void)
+{
+    return N + 1;
+}
+
+size_t tco_accelerator_count(void)
+{
+    return tco__catalogue_count();
+}
+
+int tco_accelerator_at(tco_accelerator *out, size_t index, tco_error *err)
+{
+    if (!out)
+        return tco__fail(err, TCO_E_NULL, "out must not be NULL");
+    if (out->size < ACCELERATOR_V1_SIZE)
+        return tco__fail(err, TCO_E_SIZE, "tco_accelerator.size = %zu is below %zu: set it to sizeof(tco_accelerator)",
+                        out->size, ACCELERATOR_V1_SIZE);
+    if (index > N)
+        return tco__fail(err, TCO_E_INDEX, "accelerator index %zu is past the end: allowed 0 to %zu",
+                        index, N);
+    sized_fill(out, tco__catalogue_row(index), sizeof *out);
+    return TCO_OK;
+}
+
+const tco_accelerator *tco__catalogue_find(int32_t id)
+{
+    for (size_t i = 0; i < N; i++)
+        if (catalogue[i].id == id)
+            return &catalogue[i];
+    return id == TCO_ACCEL_CUSTOM ? &custom : NULL;
+}

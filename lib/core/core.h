@@ -1,0 +1,226 @@
+/* The foundation: what every room above may call (doc/architecture.md).
+ * Errors, the parameter table and its checks, the handles, the accelerator
+ * catalogue, the fabric a topology implies, fingerprints, and the derived
+ * inputs several computations share. Nothing here includes a header of a
+ * room above. Not installed.
+ *
+ * Internal names that are not static carry the prefix tco__, so that a
+ * static libtco.a exports nothing outside the tco_ namespace. */
+#ifndef TCO_CORE_H
+#define TCO_CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "tco.h"
+
+#if defined(__GNUC__)
+#define TCO__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TCO__PRINTF(f, a)
+#endif
+
+/* ---- errors (status.c) ------------------------------------------------- */
+
+/* The one way a tco_error is filled (when given and large enough): code,
+ * the parameter's key (0 for none) and a name (a parameter's, a struct
+ * field's such as "job.size", or ""), and the message. Returns code. */
+int tco__fail_v(tco_error *err, int code, int32_t key, const char *name, const char *fmt, va_list ap);
+/* A failure that names no parameter. */
+int tco__fail(tco_error *err, int code, const char *fmt, ...) TCO__PRINTF(3, 4);
+/* A failure about a key that is no parameter's: the key, no name. */
+int tco__fail_key(tco_error *err, int code, int32_t key, const char *fmt, ...) TCO__PRINTF(4, 5);
+/* A failure that names a struct field or an unknown key: key 0, name. */
+int tco__fail_named(tco_error *err, int code, const char *name, const char *fmt, ...) TCO__PRINTF(4, 5);
+
+/* ---- the parameter table (params.def, params.c) ------------------------ */
+
+/* Compile-time index of every parameter in the table: IX_ACCELERATORS... */
+enum {
+#define P(KEY, H, T, C, name, unit, def, lo, hi, deftext, desc) IX_##KEY,
+#include "core/params.def"
+#undef P
+    IX_COUNT
+};
+
+/* Named values of CHOICE parameters. */
+typedef enum { CHOICES_NONE, CHOICES_ACCELERATOR, CHOICES_COOLING, CHOICES_PRECISION } choices_id;
+
+enum { COOLING_AIR = 0, COOLING_LIQUID = 1 };
+enum { PRECISION_BF16 = 0, PRECISION_FP8 = 1 };
+
+typedef struct param_row {
+    int32_t key;
+    int32_t handle;
+    int32_t type;
+    choices_id choices;
+    const char *name;
+    const char *unit;
+    double def, lo, hi;
+    const char *deftext;
+    const char *description;
+} param_row;
+
+extern const param_row tco__params[IX_COUNT];
+
+/* A failure about the parameter of table index ix: its key and name go
+ * into err with the message. */
+int tco__fail_param(tco_error *err, int code, int ix, const char *fmt, ...) TCO__PRINTF(4, 5);
+/* Table index of a key, or -1. */
+int tco__param_index(int32_t key);
+/* Checks one value against its row; fills err on failure. */
+int tco__param_check(const param_row *row, double value, tco_error *err);
+size_t tco__choice_count(choices_id c);
+int tco__choice_at(choices_id c, size_t i, const char **name, double *value);
+/* The value of a choice name, or -1 when there is none. */
+int tco__choice_find(choices_id c, const char *name, double *value);
+/* "air, liquid": the names of c, into buf. */
+const char *tco__choice_list(choices_id c, char *buf, size_t cap);
+/* The name of a choice value, or NULL. */
+const char *tco__choice_name(choices_id c, double value);
+
+/* Where s[0..n) stops being well-formed UTF-8 (RFC 3629), or n (utf8.c). */
+size_t tco__utf8_invalid_at(const unsigned char *s, size_t n);
+
+/* ---- the accelerator catalogue (catalogue.c) --------------------------- */
+
+/* Catalogue lookup by id; NULL if unknown. */
+const tco_accelerator *tco__catalogue_find(int32_t id);
+/* The accelerator choices in tco_accelerator_at's order ("custom" first):
+ * how many, and row i (NULL past the end). */
+size_t tco__catalogue_count(void);
+const tco_accelerator *tco__catalogue_row(size_t i);
+
+/* ---- the fabric a topology implies (fabric.c) -------------------------- */
+
+typedef struct fabric {
+    double tiers, switches, links, optics;
+} fabric;
+/* Sizes a folded-Clos fabric for `endpoints` ports; returns TCO_OK or a
+ * failure naming the parameter to change. */
+int tco__fabric_size(fabric *f, double endpoints, double radix, double oversubscription, tco_error *err);
+
+/* ---- handles (handle.c, check.c) ---------------------------------------- */
+
+/* The state behind every handle. v[] is indexed by IX_*, for all handles;
+ * a handle uses only its own rows. */
+typedef struct derived {
+    fabric fabric; /* a topology's, sized once */
+} derived;
+
+typedef struct tco_obj {
+    int32_t kind;
+    int frozen;
+    double v[IX_COUNT];
+    char text[IX_COUNT][TCO_TEXT_MAX];
+    uint64_t fingerprint; /* of the canonical CBOR (fingerprint.c) */
+    derived d;            /* from the values, by tco__obj_prepare */
+} tco_obj;
+
+struct tco_topology { tco_obj o; };
+struct tco_workload { tco_obj o; };
+struct tco_pricing { tco_obj o; };
+
+/* A new handle of kind with the table's defaults, or NULL with err filled. */
+tco_obj *tco__obj_new(int32_t kind, tco_error *err);
+/* Checks a handle's values together and derives what it keeps (the fabric
+ * of a topology): freeze, and a sweep's changed copies, call it. */
+int tco__obj_prepare(tco_obj *o, tco_error *err);
+/* Non-NULL, frozen handles, or err filled naming the first that is not. */
+int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err);
+
+/* ---- fingerprints (fingerprint.c) -------------------------------------- */
+
+/* XXH3-64 of a handle's canonical CBOR; and of three such, a scenario's. */
+uint64_t tco__obj_fingerprint(const tco_obj *o);
+uint64_t tco__fingerprint_combine(uint64_t topology, uint64_t workload, uint64_t pricing);
+
+/* ---- time, sizes and derived inputs ------------------------------------ */
+
+/* Time, as doc/model.md counts it. */
+#define HOURS_PER_YEAR 8766.0 /* 365.25 days */
+#define HOURS_PER_MONTH (HOURS_PER_YEAR / 12)
+#define DAYS_PER_MONTH (365.25 / 12)
+
+/* What several computations derive from the inputs, written once so that
+ * the estimate, the capacity split and the lifecycle agree. */
+static inline double job_accelerators(const tco_obj *t, const tco_obj *w)
+{
+    return w->v[IX_JOB_ACCELERATORS] > 0 ? w->v[IX_JOB_ACCELERATORS] : t->v[IX_ACCELERATORS];
+}
+
+static inline double checkpoint_size(const tco_obj *w) /* B */
+{
+    return w->v[IX_CHECKPOINT_BYTES] > 0 ? w->v[IX_CHECKPOINT_BYTES]
+                                         : w->v[IX_PARAMS_TOTAL] * w->v[IX_CHECKPOINT_BYTES_PER_PARAM];
+}
+
+static inline double dataset_size(const tco_obj *w) /* B */
+{
+    return w->v[IX_DATASET_BYTES] > 0 ? w->v[IX_DATASET_BYTES] : w->v[IX_TOKENS] * w->v[IX_BYTES_PER_TOKEN];
+}
+
+/* Writing one checkpoint at the workload's rate, or the hot tier's. */
+static inline double checkpoint_write_hours(const tco_obj *t, const tco_obj *w)
+{
+    double gbps = w->v[IX_CHECKPOINT_WRITE_GBPS] > 0 ? w->v[IX_CHECKPOINT_WRITE_GBPS] : t->v[IX_STORAGE_HOT_GBPS];
+    return checkpoint_size(w) / (gbps * 1e9) / 3600;
+}
+
+/* ---- size-prefixed structs --------------------------------------------- */
+
+/* The size of each as version 1 shipped it. A caller may pass any size
+ * from this up; the library fills what both know. */
+#define V1_SIZE(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
+#define ERROR_V1_SIZE V1_SIZE(tco_error, message)
+#define PARAM_INFO_V1_SIZE V1_SIZE(tco_param_info, default_text)
+#define ACCELERATOR_V1_SIZE V1_SIZE(tco_accelerator, source)
+#define ESTIMATE_V1_SIZE V1_SIZE(tco_estimate, scenario_fingerprint)
+#define DEMAND_STATS_V1_SIZE V1_SIZE(tco_demand_stats, accelerator_hours)
+#define SPLIT_V1_SIZE V1_SIZE(tco_split, savings_vs_peak)
+#define BANDWIDTH_V1_SIZE V1_SIZE(tco_bandwidth, network_burst_utilisation)
+#define LIFECYCLE_V1_SIZE V1_SIZE(tco_lifecycle, restart_window_hours)
+#define LOGGING_V1_SIZE V1_SIZE(tco_logging, savings_share)
+#define BUDGET_V1_SIZE V1_SIZE(tco_budget, abnormal_growth)
+
+/* The largest size an input struct may declare: past it the size field is
+ * garbage rather than a newer version's (doc/api.md). */
+#define INPUT_MAX_SIZE 1024
+
+/* Copies src (this version's struct, size field first) into out, whose size
+ * field the caller set: as far as both reach, zeros past what this version
+ * knows, and the caller's size kept. */
+static inline void sized_fill(void *out, const void *src, size_t src_size)
+{
+    size_t size;
+    memcpy(&size, out, sizeof size);
+    memcpy(out, src, size < src_size ? size : src_size);
+    if (size > src_size)
+        memset((char *)out + src_size, 0, size - src_size);
+    memcpy(out, &size, sizeof size);
+}
+
+/* 1 when the bytes of an input struct past the `known` this version reads
+ * are all zero (or there are none), as the Linux kernel's
+ * copy_struct_from_user asks: a field that a newer caller set is never
+ * silently ignored. */
+static inline int tail_is_zero(const void *s, size_t size, size_t known)
+{
+    const unsigned char *b = (const unsigned char *)s;
+    unsigned char any = 0;
+    for (size_t i = known; i < size; i++)
+        any |= b[i];
+    return any == 0;
+}
+
+/* TCO_OK, or TCO_E_SIZE naming "<name>.size" (name: "pool" for tco_pool),
+ * for an input struct whose size is past INPUT_MAX_SIZE or whose unknown
+ * tail is not zero. Inline for the common case: this version's struct. */
+int tco__input_tail_check(const void *s, size_t size, size_t known, const char *name, tco_error *err);
+static inline int input_size_check(const void *s, size_t size, size_t known, const char *name, tco_error *err)
+{
+    return size == known ? TCO_OK : tco__input_tail_check(s, size, known, name, err);
+}
+
+#endif

@@ -1,0 +1,26 @@
+/* UTF-8 validity, for every text the library takes in (setters, files). */
+#include "core/core.h"
+
+/* Where s[0..n) stops being well-formed UTF-8 (RFC 3629: no overlong
+ * forms, no surrogates, at most U+10FFFF), or n. */
+size_t tco__utf8_invalid_at(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (len == 0 || i + len > n)
+            return i;
+        unsigned cp = len == 1 ? c : c & (0x7f >> len);
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return i;
+            cp = cp << 6 | (s[i + k] & 0x3f);
+        }
+        static const unsigned least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+        if (cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += len;
+    }
+    return n;
+}
