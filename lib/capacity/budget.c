@@ -42,8 +42,8 @@ int tco_budget_compute(tco_budget *out, const double *spend, size_t n, double in
     double period = P(BUDGET_PERIOD_DAYS), budget = P(BUDGET_AMOUNT);
     if ((double)n * interval_days > period * (1 + 1e-9))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_BUDGET_PERIOD_DAYS,
-                        "spend covers %g days, longer than budget_period_days = %g", (double)n * interval_days,
-                        period);
+                               "spend covers %g days, longer than budget_period_days = %g", (double)n * interval_days,
+                               period);
 
     tco_budget b = { .size = sizeof b };
     b.spent = tco__compensated_sum(spend, n);

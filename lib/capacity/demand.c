@@ -17,7 +17,7 @@ int tco_demand_stats_compute(tco_demand_stats *out, const double *demand, size_t
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
     if (out->size < DEMAND_STATS_V1_SIZE)
         return tco__fail(err, TCO_E_SIZE, "tco_demand_stats.size = %zu is below %zu", out->size,
-                        DEMAND_STATS_V1_SIZE);
+                         DEMAND_STATS_V1_SIZE);
     if ((rc = tco__positive_check(interval_hours, "interval_hours", err)) ||
         (rc = tco__series_given(demand, n, "demand", err)))
         return rc;
@@ -87,7 +87,7 @@ int tco_demand_percentiles(double *out, const double *percentiles, size_t count,
     for (size_t i = 0; i < count; i++)
         if (!(percentiles[i] >= 0 && percentiles[i] <= 100))
             return tco__fail(err, isnan(percentiles[i]) ? TCO_E_NOT_FINITE : TCO_E_RANGE,
-                            "percentiles[%zu] = %g: allowed 0 to 100", i, percentiles[i]);
+                             "percentiles[%zu] = %g: allowed 0 to 100", i, percentiles[i]);
     if ((rc = tco__series_check(demand, n, "demand", err)) || count == 0)
         return rc;
     double *a = sorted_copy(demand, n, err);
@@ -111,7 +111,7 @@ int tco_demand_time_above(double *hours, const double *thresholds, size_t count,
     for (size_t i = 0; i < count; i++)
         if (!isfinite(thresholds[i]))
             return tco__fail(err, TCO_E_NOT_FINITE, "thresholds[%zu] = %g must be finite", i,
-                            thresholds[i]);
+                             thresholds[i]);
     if ((rc = tco__positive_check(interval_hours, "interval_hours", err)) ||
         (rc = tco__series_check(demand, n, "demand", err)))
         return rc;
@@ -132,7 +132,7 @@ int tco_capacity_for_unmet(double *capacity, double max_unmet_share, const doubl
         return tco__fail(err, TCO_E_NULL, "capacity must not be NULL");
     if (!(max_unmet_share >= 0 && max_unmet_share <= 1))
         return tco__fail(err, isnan(max_unmet_share) ? TCO_E_NOT_FINITE : TCO_E_RANGE,
-                        "max_unmet_share = %g: allowed 0 to 1", max_unmet_share);
+                         "max_unmet_share = %g: allowed 0 to 1", max_unmet_share);
     if ((rc = tco__positive_check(interval_hours, "interval_hours", err)) ||
         (rc = tco__series_check(demand, n, "demand", err)))
         return rc;

@@ -30,7 +30,7 @@ int tco__series_check(const double *x, size_t n, const char *name, tco_error *er
     for (size_t i = 0;; i++)
         if (!(x[i] >= 0 && x[i] <= DBL_MAX))
             return tco__fail(err, isnan(x[i]) || isinf(x[i]) ? TCO_E_NOT_FINITE : TCO_E_RANGE,
-                            "%s[%zu] = %g: allowed a finite value of 0 or more", name, i, x[i]);
+                             "%s[%zu] = %g: allowed a finite value of 0 or more", name, i, x[i]);
 }
 
 int tco__positive_check(double v, const char *name, tco_error *err)

@@ -73,7 +73,7 @@ static double spot_overhead(const tco_obj *t, const tco_obj *w, const tco_obj *p
     double delta = checkpoint_write_hours(t, w), restart = T(RESTART_MINUTES) / 60;
     double plain = tco__system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), nodes, T(NODE_MTBF_HOURS), 0);
     double spot = tco__system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), nodes, T(NODE_MTBF_HOURS),
-                              nodes * P(SPOT_INTERRUPTIONS_PER_NODE_HOUR));
+                                   nodes * P(SPOT_INTERRUPTIONS_PER_NODE_HOUR));
     double on_spot = tco__daly_wall_time(1, tco__daly_interval(delta, spot), delta, restart, spot);
     double off_spot = tco__daly_wall_time(1, tco__daly_interval(delta, plain), delta, restart, plain);
     return on_spot / off_spot - 1;
@@ -92,8 +92,8 @@ static int rates_get(elastic_rates *r, const tco_obj *t, const tco_obj *w, const
     r->overhead = spot_overhead(t, w, p);
     if (!isfinite(r->overhead))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR,
-                        "spot_interruptions_per_node_hour = %g reclaims the workload's job before it can checkpoint",
-                        P(SPOT_INTERRUPTIONS_PER_NODE_HOUR));
+                               "spot_interruptions_per_node_hour = %g reclaims the workload's job before it can checkpoint",
+                               P(SPOT_INTERRUPTIONS_PER_NODE_HOUR));
     r->spot_rate = P(SPOT_PER_ACCEL_HOUR) * (1 + r->overhead);
     r->spot_share = r->spot_rate < od ? W(INTERRUPTIBLE_SHARE) : 0;
     r->elastic = (1 - r->spot_share) * od + r->spot_share * r->spot_rate;
@@ -193,7 +193,7 @@ int tco_capacity_split_at(tco_split *out, double baseline, const double *demand,
         return rc;
     if (!(baseline >= 0 && baseline <= DBL_MAX))
         return tco__fail(err, isnan(baseline) || isinf(baseline) ? TCO_E_NOT_FINITE : TCO_E_RANGE,
-                        "baseline = %g: allowed a finite number of accelerators, 0 or more", baseline);
+                         "baseline = %g: allowed a finite number of accelerators, 0 or more", baseline);
     return split_fill(out, baseline, demand, n, interval_hours, &t->o, &w->o, &p->o, err);
 }
 

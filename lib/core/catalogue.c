@@ -46,10 +46,10 @@ int tco_accelerator_at(tco_accelerator *out, size_t index, tco_error *err)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
     if (out->size < ACCELERATOR_V1_SIZE)
         return tco__fail(err, TCO_E_SIZE, "tco_accelerator.size = %zu is below %zu: set it to sizeof(tco_accelerator)",
-                        out->size, ACCELERATOR_V1_SIZE);
+                         out->size, ACCELERATOR_V1_SIZE);
     if (index > N)
         return tco__fail(err, TCO_E_INDEX, "accelerator index %zu is past the end: allowed 0 to %zu",
-                        index, N);
+                         index, N);
     sized_fill(out, tco__catalogue_row(index), sizeof *out);
     return TCO_OK;
 }

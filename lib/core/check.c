@@ -13,23 +13,23 @@ static int topology_check(tco_obj *t, tco_error *err)
 {
     if (fmod(T(ACCELERATORS), T(ACCELERATORS_PER_NODE)) != 0)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_ACCELERATORS,
-                        "accelerators = %g is not a whole number of nodes of accelerators_per_node = %g",
-                        T(ACCELERATORS), T(ACCELERATORS_PER_NODE));
+                               "accelerators = %g is not a whole number of nodes of accelerators_per_node = %g",
+                               T(ACCELERATORS), T(ACCELERATORS_PER_NODE));
     if (T(ACCELERATOR_MODEL) == TCO_ACCEL_CUSTOM) {
         if (T(ACCELERATOR_PEAK_FLOPS) <= 0)
             return tco__fail_param(err, TCO_E_INCONSISTENT, IX_ACCELERATOR_PEAK_FLOPS,
-                            "accelerator_model is custom: accelerator_peak_flops must be above 0 FLOP/s");
+                                   "accelerator_model is custom: accelerator_peak_flops must be above 0 FLOP/s");
         if (T(ACCELERATOR_TDP_WATTS) <= 0)
             return tco__fail_param(err, TCO_E_INCONSISTENT, IX_ACCELERATOR_TDP_WATTS,
-                            "accelerator_model is custom: accelerator_tdp_watts must be above 0 W");
+                                   "accelerator_model is custom: accelerator_tdp_watts must be above 0 W");
     }
     if (fmod(T(SWITCH_RADIX), 2) != 0)
         return tco__fail_param(err, TCO_E_RANGE, IX_SWITCH_RADIX,
-                        "switch_radix = %g must be even (half the ports face down)", T(SWITCH_RADIX));
+                               "switch_radix = %g must be even (half the ports face down)", T(SWITCH_RADIX));
     if (T(RESERVED_SHARE) + T(SPOT_SHARE) > 1)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SPOT_SHARE,
-                        "reserved_share = %g plus spot_share = %g exceed 1: they are shares of the rented accelerators",
-                        T(RESERVED_SHARE), T(SPOT_SHARE));
+                               "reserved_share = %g plus spot_share = %g exceed 1: they are shares of the rented accelerators",
+                               T(RESERVED_SHARE), T(SPOT_SHARE));
     /* Sized once here: every estimate reads it from the frozen handle. */
     double nodes = T(ACCELERATORS) / T(ACCELERATORS_PER_NODE);
     return tco__fabric_size(&t->d.fabric, nodes * T(NICS_PER_NODE), T(SWITCH_RADIX), T(OVERSUBSCRIPTION), err);
@@ -39,17 +39,17 @@ static int workload_check(const tco_obj *w, tco_error *err)
 {
     if (W(PARAMS_ACTIVE) > W(PARAMS_TOTAL))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PARAMS_ACTIVE,
-                        "params_active = %g exceeds params_total = %g", W(PARAMS_ACTIVE), W(PARAMS_TOTAL));
+                               "params_active = %g exceeds params_total = %g", W(PARAMS_ACTIVE), W(PARAMS_TOTAL));
     double model_parallel = W(TENSOR_PARALLEL) * W(PIPELINE_PARALLEL);
     if (W(JOB_ACCELERATORS) > 0 && fmod(W(JOB_ACCELERATORS), model_parallel) != 0)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_JOB_ACCELERATORS,
-                        "job_accelerators = %g is not a multiple of tensor_parallel x pipeline_parallel = %g",
-                        W(JOB_ACCELERATORS), model_parallel);
+                               "job_accelerators = %g is not a multiple of tensor_parallel x pipeline_parallel = %g",
+                               W(JOB_ACCELERATORS), model_parallel);
     if (W(JOB_ACCELERATORS) > 0 && W(DATA_PARALLEL) > 0 &&
         W(DATA_PARALLEL) * model_parallel != W(JOB_ACCELERATORS))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_DATA_PARALLEL,
-                        "data_parallel = %g x tensor_parallel x pipeline_parallel = %g is not job_accelerators = %g",
-                        W(DATA_PARALLEL), W(DATA_PARALLEL) * model_parallel, W(JOB_ACCELERATORS));
+                               "data_parallel = %g x tensor_parallel x pipeline_parallel = %g is not job_accelerators = %g",
+                               W(DATA_PARALLEL), W(DATA_PARALLEL) * model_parallel, W(JOB_ACCELERATORS));
     return TCO_OK;
 }
 
@@ -57,16 +57,16 @@ static int pricing_check(const tco_obj *p, tco_error *err)
 {
     if (P(RESERVED_PER_ACCEL_HOUR) > P(ON_DEMAND_PER_ACCEL_HOUR))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_RESERVED_PER_ACCEL_HOUR,
-                        "reserved_per_accel_hour = %g is above on_demand_per_accel_hour = %g: allowed 0 to %g",
-                        P(RESERVED_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR));
+                               "reserved_per_accel_hour = %g is above on_demand_per_accel_hour = %g: allowed 0 to %g",
+                               P(RESERVED_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR));
     if (P(SPOT_PER_ACCEL_HOUR) > P(ON_DEMAND_PER_ACCEL_HOUR))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SPOT_PER_ACCEL_HOUR,
-                        "spot_per_accel_hour = %g is above on_demand_per_accel_hour = %g: allowed 0 to %g",
-                        P(SPOT_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR));
+                               "spot_per_accel_hour = %g is above on_demand_per_accel_hour = %g: allowed 0 to %g",
+                               P(SPOT_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR));
     if (P(BUDGET_CRITICAL_SHARE) < P(BUDGET_WARNING_SHARE))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_BUDGET_CRITICAL_SHARE,
-                        "budget_critical_share = %g is below budget_warning_share = %g: allowed %g to 1",
-                        P(BUDGET_CRITICAL_SHARE), P(BUDGET_WARNING_SHARE), P(BUDGET_WARNING_SHARE));
+                               "budget_critical_share = %g is below budget_warning_share = %g: allowed %g to 1",
+                               P(BUDGET_CRITICAL_SHARE), P(BUDGET_WARNING_SHARE), P(BUDGET_WARNING_SHARE));
     return TCO_OK;
 }
 

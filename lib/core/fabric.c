@@ -26,8 +26,8 @@ int tco__fabric_size(fabric *f, double endpoints, double k, double oversub, tco_
     while (endpoints > reach) {
         if (++tiers > MAX_TIERS)
             return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SWITCH_RADIX,
-                            "switch_radix = %g cannot connect %g endpoints in %d tiers: raise switch_radix",
-                            k, endpoints, MAX_TIERS);
+                                   "switch_radix = %g cannot connect %g endpoints in %d tiers: raise switch_radix",
+                                   k, endpoints, MAX_TIERS);
         reach *= k / 2;
     }
     double leaves = ceil(endpoints / down);

@@ -51,7 +51,7 @@ int tco_scenario_fingerprint(uint64_t *out, const tco_topology *t, const tco_wor
 {
     if (!out || !t || !w || !p)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL",
-                        !out ? "out" : !t ? "topology" : !w ? "workload" : "pricing");
+                         !out ? "out" : !t ? "topology" : !w ? "workload" : "pricing");
     *out = tco__fingerprint_combine(of(&t->o), of(&w->o), of(&p->o));
     return TCO_OK;
 }

@@ -75,7 +75,7 @@ static const param_row *own_row(const tco_obj *o, int32_t key, int *ix, tco_erro
     const param_row *r = &tco__params[i];
     if (r->handle != o->kind) {
         *rc = tco__fail_param(err, TCO_E_WRONG_HANDLE, i, "%s belongs to the %s, not the %s", r->name,
-                       kind_names[r->handle], kind_names[o->kind]);
+                              kind_names[r->handle], kind_names[o->kind]);
         return NULL;
     }
     *ix = i;
@@ -89,7 +89,7 @@ static const param_row *row_to_set(const tco_obj *o, int32_t key, int *ix, tco_e
     const param_row *r = own_row(o, key, ix, err, rc);
     if (r && o->frozen) {
         *rc = tco__fail_param(err, TCO_E_FROZEN, *ix, "the %s is frozen: %s cannot change (clone it to edit a copy)",
-                       kind_names[o->kind], r->name);
+                              kind_names[o->kind], r->name);
         return NULL;
     }
     return r;
@@ -120,22 +120,22 @@ static int obj_set_text(tco_obj *o, int32_t key, const char *text, tco_error *er
         if (tco__choice_find(r->choices, text, &v) != 0) {
             char list[256];
             return tco__fail_param(err, TCO_E_RANGE, ix, "%s = \"%.64s\" is not a choice: allowed %s",
-                            r->name, text, tco__choice_list(r->choices, list, sizeof list));
+                                   r->name, text, tco__choice_list(r->choices, list, sizeof list));
         }
         o->v[ix] = v;
         return TCO_OK;
     }
     if (r->type != TCO_TYPE_TEXT)
         return tco__fail_param(err, TCO_E_TYPE, ix, "%s is a number (%s %s): set it with a number", r->name,
-                        r->description, r->unit);
+                               r->description, r->unit);
     size_t n = strlen(text);
     if (n >= TCO_TEXT_MAX)
         return tco__fail_param(err, TCO_E_RANGE, ix, "%s is %zu bytes long: allowed 0 to %d", r->name, n,
-                        TCO_TEXT_MAX - 1);
+                               TCO_TEXT_MAX - 1);
     size_t bad = tco__utf8_invalid_at((const unsigned char *)text, n);
     if (bad < n)
         return tco__fail_param(err, TCO_E_RANGE, ix, "%s is not UTF-8 (byte %zu): texts are saved as CBOR text",
-                        r->name, bad);
+                               r->name, bad);
     memcpy(o->text[ix], text, n + 1);
     return TCO_OK;
 }
@@ -202,7 +202,7 @@ int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_p
     }                                                                                        \
     int tco_##type##_clone(tco_##type **out, const tco_##type *src, tco_error *err)          \
     {                                                                                        \
-        return obj_clone((tco_obj **)out, src ? &src->o : NULL, TCO_HANDLE_##KIND, err);      \
+        return obj_clone((tco_obj **)out, src ? &src->o : NULL, TCO_HANDLE_##KIND, err);     \
     }                                                                                        \
     void tco_##type##_free(tco_##type *h)                                                    \
     {                                                                                        \
@@ -211,23 +211,23 @@ int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_p
     int tco_##type##_set(tco_##type *h, int32_t key, double value, tco_error *err)           \
     {                                                                                        \
         return h ? obj_set(&h->o, key, value, err)                                           \
-                 : null_arg(err, key, #type);                                                  \
+                 : null_arg(err, key, #type);                                                \
     }                                                                                        \
     int tco_##type##_set_text(tco_##type *h, int32_t key, const char *text, tco_error *err)  \
     {                                                                                        \
         return h ? obj_set_text(&h->o, key, text, err)                                       \
-                 : null_arg(err, key, #type);                                                  \
+                 : null_arg(err, key, #type);                                                \
     }                                                                                        \
     int tco_##type##_get(const tco_##type *h, int32_t key, double *value, tco_error *err)    \
     {                                                                                        \
         return h ? obj_get(&h->o, key, value, err)                                           \
-                 : null_arg(err, key, #type);                                                  \
+                 : null_arg(err, key, #type);                                                \
     }                                                                                        \
     int tco_##type##_get_text(const tco_##type *h, int32_t key, const char **text,           \
                               tco_error *err)                                                \
     {                                                                                        \
         return h ? obj_get_text(&h->o, key, text, err)                                       \
-                 : null_arg(err, key, #type);                                                  \
+                 : null_arg(err, key, #type);                                                \
     }                                                                                        \
     int tco_##type##_freeze(tco_##type *h, tco_error *err)                                   \
     {                                                                                        \

@@ -108,24 +108,24 @@ int tco__param_check(const param_row *r, double v, tco_error *err)
 {
     if (!isfinite(v))
         return tco__fail_param(err, TCO_E_NOT_FINITE, (int)(r - tco__params), "%s must be a finite number (%s), not %g",
-                        r->name, r->description, v);
+                               r->name, r->description, v);
     switch (r->type) {
     case TCO_TYPE_TEXT:
         return tco__fail_param(err, TCO_E_TYPE, (int)(r - tco__params), "%s is a text (%s): set it with a text, not a number",
-                        r->name, r->description);
+                               r->name, r->description);
     case TCO_TYPE_CHOICE:
         if (!tco__choice_name(r->choices, v)) {
             char list[256];
             return tco__fail_param(err, TCO_E_RANGE, (int)(r - tco__params), "%s = %g names no choice: allowed %s", r->name,
-                            v, tco__choice_list(r->choices, list, sizeof list));
+                                   v, tco__choice_list(r->choices, list, sizeof list));
         }
         return TCO_OK;
     case TCO_TYPE_INT:
     case TCO_TYPE_BOOL:
         if (v != floor(v))
             return tco__fail_param(err, TCO_E_RANGE, (int)(r - tco__params),
-                            "%s = %g must be a whole number from %g to %g (%s)", r->name, v, r->lo,
-                            r->hi, r->description);
+                                   "%s = %g must be a whole number from %g to %g (%s)", r->name, v, r->lo,
+                                   r->hi, r->description);
         break;
     default:
         break;
@@ -133,7 +133,7 @@ int tco__param_check(const param_row *r, double v, tco_error *err)
     if (v < r->lo || v > r->hi) {
         int unit = r->unit[0] && strcmp(r->unit, "1") != 0; /* counts and shares have none */
         return tco__fail_param(err, TCO_E_RANGE, (int)(r - tco__params), "%s = %g is out of range: allowed %g to %g%s%s (%s)",
-                        r->name, v, r->lo, r->hi, unit ? " " : "", unit ? r->unit : "", r->description);
+                               r->name, v, r->lo, r->hi, unit ? " " : "", unit ? r->unit : "", r->description);
     }
     return TCO_OK;
 }
@@ -153,7 +153,7 @@ static int info_fill(tco_param_info *out, const param_row *r, tco_error *err)
 {
     if (out->size < PARAM_INFO_V1_SIZE)
         return tco__fail(err, TCO_E_SIZE, "tco_param_info.size = %zu is below %zu: set it to sizeof(tco_param_info)",
-                        out->size, PARAM_INFO_V1_SIZE);
+                         out->size, PARAM_INFO_V1_SIZE);
     tco_param_info in = { sizeof in,  r->key, r->handle, r->type, r->name, r->unit,
                           r->description, r->def, r->lo, r->hi, tco__choice_count(r->choices),
                           r->deftext };
@@ -167,7 +167,7 @@ int tco_param_info_at(tco_param_info *out, size_t index, tco_error *err)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
     if (index >= IX_COUNT)
         return tco__fail(err, TCO_E_INDEX, "parameter index %zu is past the end: allowed 0 to %d",
-                        index, IX_COUNT - 1);
+                         index, IX_COUNT - 1);
     return info_fill(out, &tco__params[index], err);
 }
 
@@ -207,7 +207,7 @@ int tco_param_choice_at(const char **name, double *value, int32_t key, size_t in
     double v;
     if (tco__choice_at(r->choices, index, &n, &v) != 0)
         return tco__fail_param(err, TCO_E_INDEX, i, "%s has %zu choices: index %zu is past the end",
-                        r->name, tco__choice_count(r->choices), index);
+                               r->name, tco__choice_count(r->choices), index);
     *name = n;
     *value = v;
     return TCO_OK;

@@ -48,7 +48,7 @@ static int save_raw(uint8_t *buf, size_t cap, size_t *len, const tco_obj *t, con
         return TCO_OK;
     if (n > cap)
         return tco__fail(err, TCO_E_SIZE, "the %s takes %zu bytes of CBOR: the buffer has %zu",
-                        scenario ? "scenario" : tco_handle_kind_name(t->kind), n, cap);
+                         scenario ? "scenario" : tco_handle_kind_name(t->kind), n, cap);
     memcpy(buf, tmp, n);
     return TCO_OK;
 }
@@ -200,7 +200,7 @@ int tco_estimate_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_esti
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", e ? "len" : "estimate");
     if (e->size < ESTIMATE_V1_SIZE)
         return tco__fail(err, TCO_E_SIZE, "tco_estimate.size = %zu is below %zu: set it to sizeof(tco_estimate)",
-                        e->size, (size_t)ESTIMATE_V1_SIZE);
+                         e->size, (size_t)ESTIMATE_V1_SIZE);
     /* Read only as far as the caller's struct reaches; the rest is 0. */
     tco_estimate copy_of;
     memset(&copy_of, 0, sizeof copy_of);

@@ -5,7 +5,7 @@
 
 /* Independent parts with exponential lifetimes: failure rates add. */
 double tco__system_mtbf(double accelerators, double accel_mtbf, double nodes, double node_mtbf,
-                   double extra_rate_per_hour)
+                        double extra_rate_per_hour)
 {
     return 1.0 / (accelerators / accel_mtbf + nodes / node_mtbf + extra_rate_per_hour);
 }

@@ -20,28 +20,28 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     double model_parallel = W(TENSOR_PARALLEL) * W(PIPELINE_PARALLEL);
     if (n > N)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_JOB_ACCELERATORS,
-                        "job_accelerators = %g exceeds the cluster's accelerators = %g", n, N);
+                               "job_accelerators = %g exceeds the cluster's accelerators = %g", n, N);
     if (fmod(n, model_parallel) != 0)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_TENSOR_PARALLEL,
-                        "tensor_parallel x pipeline_parallel = %g does not divide the job's %g accelerators",
-                        model_parallel, n);
+                               "tensor_parallel x pipeline_parallel = %g does not divide the job's %g accelerators",
+                               model_parallel, n);
     double dp = n / model_parallel;
     if (W(DATA_PARALLEL) > 0 && W(DATA_PARALLEL) != dp)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_DATA_PARALLEL,
-                        "data_parallel = %g, but the job's %g accelerators over tensor x pipeline = %g give %g",
-                        W(DATA_PARALLEL), n, model_parallel, dp);
+                               "data_parallel = %g, but the job's %g accelerators over tensor x pipeline = %g give %g",
+                               W(DATA_PARALLEL), n, model_parallel, dp);
     if (T(SITES) > dp)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SITES,
-                        "sites = %g exceeds the %g data-parallel groups that could be spread over them",
-                        T(SITES), dp);
+                               "sites = %g exceeds the %g data-parallel groups that could be spread over them",
+                               T(SITES), dp);
     const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
     int fp8 = W(PRECISION) == PRECISION_FP8;
     double peak = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS)
                                                  : fp8 ? acc->fp8_flops : acc->bf16_flops;
     if (peak <= 0)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PRECISION,
-                        "precision = fp8, but %s has no FP8 peak: use bf16 or set accelerator_peak_flops",
-                        acc->name);
+                               "precision = fp8, but %s has no FP8 peak: use bf16 or set accelerator_peak_flops",
+                               acc->name);
     double tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts;
     double memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
 
@@ -53,11 +53,11 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     double hot_cap = T(STORAGE_HOT_TB) * 1e12;
     if (hot_cap > 0 && ckpt > hot_cap)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_CHECKPOINT_BYTES,
-                        "one checkpoint of %g B exceeds storage_hot_tb = %g TB", ckpt, T(STORAGE_HOT_TB));
+                               "one checkpoint of %g B exceeds storage_hot_tb = %g TB", ckpt, T(STORAGE_HOT_TB));
     if (hot_cap > 0 && hot_need > hot_cap)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_STORAGE_HOT_TB,
-                        "storage_hot_tb = %g TB cannot hold the dataset (%g B) and checkpoint_retention = %g checkpoints of %g B: allowed at least %g TB",
-                        T(STORAGE_HOT_TB), dataset, W(CHECKPOINT_RETENTION), ckpt, hot_need / 1e12);
+                               "storage_hot_tb = %g TB cannot hold the dataset (%g B) and checkpoint_retention = %g checkpoints of %g B: allowed at least %g TB",
+                               T(STORAGE_HOT_TB), dataset, W(CHECKPOINT_RETENTION), ckpt, hot_need / 1e12);
 
     /* 1. Training time: FLOPs = tokens x (6 N + 12 L h s), Kaplan 2020 and
      * PaLM (Chowdhery 2022, appendix B). */
@@ -91,8 +91,8 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
                  : node_rate > accel_rate                  ? IX_NODE_MTBF_HOURS
                                                            : IX_ACCELERATOR_MTBF_HOURS;
         return tco__fail_param(err, TCO_E_INCONSISTENT, ix,
-                        "the run never finishes: the job fails every %g h on average, against %g h to checkpoint and %g h to restart",
-                        mtbf, delta, restart);
+                               "the run never finishes: the job fails every %g h on average, against %g h to checkpoint and %g h to restart",
+                               mtbf, delta, restart);
     }
     double ckpt_h = work_h / tau * delta;
     double failures = wall / mtbf;

@@ -12,20 +12,20 @@ int tco_estimate_sweep(tco_estimate *out, size_t out_size, int32_t *status, size
     int rc;
     if (!out || !status || (nkeys && (!keys || !values)))
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL",
-                        !out ? "out" : !status ? "status" : !keys ? "keys" : "values");
+                         !out ? "out" : !status ? "status" : !keys ? "keys" : "values");
     if (out_size < ESTIMATE_V1_SIZE)
         return tco__fail(err, TCO_E_SIZE, "out_size = %zu is below %zu: give sizeof(tco_estimate)", out_size,
-                        ESTIMATE_V1_SIZE);
+                         ESTIMATE_V1_SIZE);
     if ((rc = tco__frozen_inputs(topology, workload, pricing, err)))
         return rc;
     for (size_t j = 0; j < nkeys; j++) {
         int ix = tco__param_index(keys[j]);
         if (ix < 0)
             return tco__fail_key(err, TCO_E_UNKNOWN_PARAM, keys[j], "keys[%zu] = %d is no parameter's key", j,
-                            (int)keys[j]);
+                                 (int)keys[j]);
         if (tco__params[ix].type == TCO_TYPE_TEXT)
             return tco__fail_param(err, TCO_E_TYPE, ix, "keys[%zu] is %s, a text: a sweep sets numbers", j,
-                            tco__params[ix].name);
+                                   tco__params[ix].name);
     }
 
     /* Private copies of the three handles, changed and restored per variation. */

@@ -40,7 +40,7 @@ static void distinct(int32_t out[3], const tco_pools *s, const tco_placement *pl
 
 /* The message of a placement that failed: off the hot path. */
 int tco__placement_explain(tco_error *err, int rc, const why *y, const tco_pools *s, const tco_topology *t,
-                   const tco_pricing *p, const tco_job *job, const tco_placement *pl)
+                           const tco_pricing *p, const tco_job *job, const tco_placement *pl)
 {
     char field[TCO_ERROR_PARAM_NAME_MAX];
     int j = y->part;
@@ -49,15 +49,15 @@ int tco__placement_explain(tco_error *err, int rc, const why *y, const tco_pools
     switch (y->field) {
     case F_JOB_SIZE:
         return tco__fail_named(err, rc, "job.size", "job.size = %zu is below %zu: set it to sizeof(tco_job)",
-                          job->size, (size_t)JOB_V1_SIZE);
+                               job->size, (size_t)JOB_V1_SIZE);
     case F_JOB_TAIL:
         return input_size_check(job, job->size, sizeof *job, "job", err);
     case F_JOB_ACCELERATORS:
         return tco__fail_named(err, rc, "job.accelerators", "job.accelerators = %d is out of range: allowed 1 to %d",
-                          (int)job->accelerators, (int)k.max_accelerators);
+                               (int)job->accelerators, (int)k.max_accelerators);
     case F_JOB_INTERRUPTIBLE:
         return tco__fail_named(err, rc, "job.interruptible", "job.interruptible = %d must be 0 or 1 (1: may run on spot pools)",
-                          (int)job->interruptible);
+                               (int)job->interruptible);
     case F_JOB_DURATION:
         return fail_number(err, rc, "job.duration_hours", job->duration_hours, MIN_HOURS, MAX_HOURS, " h");
     case F_JOB_COMM:
@@ -71,34 +71,34 @@ int tco__placement_explain(tco_error *err, int rc, const why *y, const tco_pools
         return fail_number(err, rc, "job.delay_cost_per_hour", job->delay_cost_per_hour, 0, MAX_DELAY_COST, " cur per hour");
     case F_PARTS:
         return tco__fail_named(err, rc, "placement.parts", "placement.parts = %d is out of range: allowed 1 to %d",
-                          (int)pl->parts, TCO_PLACEMENT_MAX_PARTS);
+                               (int)pl->parts, TCO_PLACEMENT_MAX_PARTS);
     case F_POOL:
         snprintf(field, sizeof field, "placement.pool[%d]", j);
         if (s->count == 0)
             return tco__fail_named(err, rc, field, "%s = %d is not a pool: the pools are empty", field, (int)pl->pool[j]);
         return tco__fail_named(err, rc, field, "%s = %d is not a pool: allowed 0 to %d (%d pools)", field,
-                          (int)pl->pool[j], (int)s->count - 1, (int)s->count);
+                               (int)pl->pool[j], (int)s->count - 1, (int)s->count);
     case F_ACCELERATORS:
         snprintf(field, sizeof field, "placement.accelerators[%d]", j);
         return tco__fail_named(err, rc, field, "%s = %d must be at least 1", field, (int)pl->accelerators[j]);
     case F_FREE:
         snprintf(field, sizeof field, "placement.accelerators[%d]", j);
         return tco__fail_named(err, rc, field, "%s = %d exceeds pool %d's %d free accelerators", field,
-                          (int)pl->accelerators[j], (int)pl->pool[j], (int)s->hot[pl->pool[j]].free);
+                               (int)pl->accelerators[j], (int)pl->pool[j], (int)s->hot[pl->pool[j]].free);
     case F_SPOT:
         snprintf(field, sizeof field, "placement.pool[%d]", j);
         return tco__fail_named(err, rc, field, "%s = %d is a spot pool, but job.interruptible = 0: the job may not be interrupted",
-                          field, (int)pl->pool[j]);
+                               field, (int)pl->pool[j]);
     case F_REPEAT:
         snprintf(field, sizeof field, "placement.pool[%d]", j);
         return tco__fail_named(err, rc, field, "%s = %d repeats placement.pool[%d]: name each pool once, with all its accelerators",
-                          field, (int)pl->pool[j], y->other);
+                               field, (int)pl->pool[j], y->other);
     case F_SUM: {
         int32_t sum = 0;
         for (int32_t i = 0; i < pl->parts; i++)
             sum += pl->accelerators[i];
         return tco__fail_named(err, rc, "placement.accelerators", "placement.accelerators add up to %d, but job.accelerators = %d",
-                          (int)sum, (int)job->accelerators);
+                               (int)sum, (int)job->accelerators);
     }
     case F_RACKS:
     case F_ZONES:
@@ -112,15 +112,15 @@ int tco__placement_explain(tco_error *err, int rc, const why *y, const tco_pools
         snprintf(field, sizeof field, "placement.%s", names[x]);
         if (given[x] < 0)
             return tco__fail_named(err, rc, field, "%s = %d is out of range: allowed 0 (counted from the pools) or more",
-                              field, (int)given[x]);
+                                   field, (int)given[x]);
         if (given[x] && given[x] < count[x])
             return tco__fail_named(err, rc, field, "%s = %d is fewer than the %d distinct %s of its pools", field,
-                              (int)given[x], (int)count[x], names[x]);
+                                   (int)given[x], (int)count[x], names[x]);
         if (x == 0)
             return tco__fail_named(err, rc, field, "%s = %d exceeds job.accelerators = %d: each rack spanned holds at least one",
-                              field, (int)span[0], (int)job->accelerators);
+                                   field, (int)span[0], (int)job->accelerators);
         return tco__fail_named(err, rc, field, "%s = %d exceeds the %d %s the placement spans: %s are made of %s", field,
-                          (int)span[x], (int)span[x - 1], names[x - 1], names[x], names[x - 1]);
+                               (int)span[x], (int)span[x - 1], names[x - 1], names[x], names[x - 1]);
     }
     case F_START:
         return fail_number(err, rc, "placement.start_hours", pl->start_hours, 0, MAX_HOURS, " h");
@@ -134,8 +134,8 @@ int tco__placement_explain(tco_error *err, int rc, const why *y, const tco_pools
         }
         double mtbf = tco__system_mtbf(job->accelerators, k.accel_mtbf, nodes, k.node_mtbf, spot);
         return tco__fail_named(err, rc, "placement",
-                          "the job never finishes on this placement: it is interrupted every %g h on average, against %g h to checkpoint and %g h to restart",
-                          mtbf, job->checkpoint_bytes / k.write_bytes_per_hour, k.restart);
+                               "the job never finishes on this placement: it is interrupted every %g h on average, against %g h to checkpoint and %g h to restart",
+                               mtbf, job->checkpoint_bytes / k.write_bytes_per_hour, k.restart);
     }
     default:
         return tco__fail_named(err, rc, "placement", "the placement cannot be priced");

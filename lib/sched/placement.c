@@ -338,13 +338,13 @@ int tco_placement_price(tco_price *out, const tco_pools *pools, const tco_topolo
 {
     if (!out || !pools || !t || !p || !job || !placement)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL",
-                        !out ? "out" : !pools ? "pools" : !t ? "topology" : !p ? "pricing" : !job ? "job" : "placement");
+                         !out ? "out" : !pools ? "pools" : !t ? "topology" : !p ? "pricing" : !job ? "job" : "placement");
     if (out->size < PRICE_V1_SIZE)
         return tco__fail(err, TCO_E_SIZE, "tco_price.size = %zu is below %zu: set it to sizeof(tco_price)",
-                        out->size, (size_t)PRICE_V1_SIZE);
+                         out->size, (size_t)PRICE_V1_SIZE);
     if (placement->size < PLACEMENT_V1_SIZE)
         return tco__fail(err, TCO_E_SIZE, "tco_placement.size = %zu is below %zu: set it to sizeof(tco_placement)",
-                        placement->size, (size_t)PLACEMENT_V1_SIZE);
+                         placement->size, (size_t)PLACEMENT_V1_SIZE);
     int rc = input_size_check(placement, placement->size, sizeof *placement, "placement", err);
     if (rc || (rc = frozen_handles(pools, t, p, err)))
         return rc;
@@ -374,27 +374,27 @@ int tco_placement_price_batch(double *cost, double *completion_hours, int32_t *s
 {
     if (!cost || !completion_hours || !status || !pools || !t || !p || !batch)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL",
-                        !cost ? "cost" : !completion_hours ? "completion_hours" : !status ? "status"
-                        : !pools ? "pools" : !t ? "topology" : !p ? "pricing" : "batch");
+                         !cost ? "cost" : !completion_hours ? "completion_hours" : !status ? "status"
+                         : !pools ? "pools" : !t ? "topology" : !p ? "pricing" : "batch");
     if (batch->size < BATCH_V1_SIZE)
         return tco__fail(err, TCO_E_SIZE,
-                        "tco_placement_batch.size = %zu is below %zu: set it to sizeof(tco_placement_batch)",
-                        batch->size, (size_t)BATCH_V1_SIZE);
+                         "tco_placement_batch.size = %zu is below %zu: set it to sizeof(tco_placement_batch)",
+                         batch->size, (size_t)BATCH_V1_SIZE);
     int rc = input_size_check(batch, batch->size, sizeof *batch, "batch", err);
     if (rc || (rc = frozen_handles(pools, t, p, err)))
         return rc;
     size_t mp = batch->max_parts, count = batch->count;
     if (mp < 1 || mp > TCO_PLACEMENT_MAX_PARTS)
         return tco__fail_named(err, TCO_E_RANGE, "batch.max_parts", "batch.max_parts = %zu is out of range: allowed 1 to %d",
-                          mp, TCO_PLACEMENT_MAX_PARTS);
+                               mp, TCO_PLACEMENT_MAX_PARTS);
     if (count == 0)
         return TCO_OK;
     if (count > SIZE_MAX / sizeof(double) / mp)
         return tco__fail_named(err, TCO_E_RANGE, "batch.count", "batch.count = %zu placements of %zu parts cannot be addressed",
-                          count, mp);
+                               count, mp);
     if (!batch->job || !batch->pool || !batch->accelerators)
         return tco__fail(err, TCO_E_NULL, "batch.%s must not be NULL",
-                        !batch->job ? "job" : !batch->pool ? "pool" : "accelerators");
+                         !batch->job ? "job" : !batch->pool ? "pool" : "accelerators");
     if (job_count && !jobs)
         return tco__fail(err, TCO_E_NULL, "jobs must not be NULL when job_count = %zu", job_count);
     /* jobs[] is stepped through by the size the caller's header gives a

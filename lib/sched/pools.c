@@ -45,10 +45,10 @@ static int pool_number(tco_error *err, const char *field, double v, double lo, d
 {
     if (!isfinite(v))
         return tco__fail_named(err, TCO_E_NOT_FINITE, field, "%s = %g must be a finite number from %.10g to %.10g%s",
-                                   field, v, lo, hi, unit);
+                               field, v, lo, hi, unit);
     if (v < lo || v > hi || (whole && v != floor(v)))
         return tco__fail_named(err, TCO_E_RANGE, field, "%s = %g is out of range: allowed %.10g to %.10g%s",
-                                   field, v, lo, hi, unit);
+                               field, v, lo, hi, unit);
     return TCO_OK;
 }
 
@@ -62,8 +62,8 @@ static int pool_check(const tco_pool *p, tco_error *err)
     int rc;
     if (p->price_class < TCO_CLASS_ON_DEMAND || p->price_class > TCO_CLASS_OWNED) {
         return tco__fail_named(err, TCO_E_RANGE, "pool.price_class",
-                                   "pool.price_class = %d is not a tco_price_class: allowed 0 (on_demand), 1 (reserved), 2 (spot), 3 (owned)",
-                                   (int)p->price_class);
+                               "pool.price_class = %d is not a tco_price_class: allowed 0 (on_demand), 1 (reserved), 2 (spot), 3 (owned)",
+                               (int)p->price_class);
     }
     if ((rc = pool_number(err, "pool.accelerators_per_node", p->accelerators_per_node,
                           row_lo(IX_ACCELERATORS_PER_NODE), row_hi(IX_ACCELERATORS_PER_NODE), 1, "")) ||
@@ -81,8 +81,8 @@ static int pool_check(const tco_pool *p, tco_error *err)
         return rc;
     if (p->price_class != TCO_CLASS_SPOT && p->interruptions_per_node_hour != 0) {
         return tco__fail_named(err, TCO_E_INCONSISTENT, "pool.interruptions_per_node_hour",
-                                   "pool.interruptions_per_node_hour = %g, but the pool is %s: only spot pools are reclaimed (set it to 0 or make the pool spot)",
-                                   p->interruptions_per_node_hour, class_names[p->price_class]);
+                               "pool.interruptions_per_node_hour = %g, but the pool is %s: only spot pools are reclaimed (set it to 0 or make the pool spot)",
+                               p->interruptions_per_node_hour, class_names[p->price_class]);
     }
     return TCO_OK;
 }
@@ -93,16 +93,16 @@ int tco_pools_add(tco_pools *pools, const tco_pool *pool, int32_t *id, tco_error
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", pools ? "pool" : "pools");
     if (pools->frozen)
         return tco__fail(err, TCO_E_FROZEN,
-                        "the pools are frozen: no pool can be added (build a new pools handle)");
+                         "the pools are frozen: no pool can be added (build a new pools handle)");
     if (pool->size < POOL_V1_SIZE)
         return tco__fail(err, TCO_E_SIZE, "tco_pool.size = %zu is below %zu: set it to sizeof(tco_pool)",
-                        pool->size, POOL_V1_SIZE);
+                         pool->size, POOL_V1_SIZE);
     int rc = input_size_check(pool, pool->size, sizeof *pool, "pool", err);
     if (rc || (rc = pool_check(pool, err)))
         return rc;
     if (pools->count >= POOLS_MAX)
         return tco__fail(err, TCO_E_RANGE, "the pools hold %d pools already: allowed at most %d",
-                        (int)pools->count, POOLS_MAX);
+                         (int)pools->count, POOLS_MAX);
     if (pools->count == pools->cap) {
         int32_t cap = pools->cap ? pools->cap * 2 : 16;
         tco_pool *p = realloc(pools->pool, (size_t)cap * sizeof *p);
@@ -164,9 +164,9 @@ static int nesting_check(const tco_pools *s, pair *v, int racks, tco_error *err)
         if (v[i].a == v[i - 1].a && v[i].b != v[i - 1].b) {
             const char *inner = racks ? "rack" : "zone", *outer = racks ? "zone" : "region";
             return tco__fail_named(err, TCO_E_INCONSISTENT, racks ? "pool.rack" : "pool.zone",
-                     "pool %d puts %s %d in %s %d, but pool %d puts it in %s %d: a %s id names one %s in one %s",
-                     (int)v[i].pool, inner, (int)v[i].a, outer, (int)v[i].b, (int)v[i - 1].pool, outer,
-                     (int)v[i - 1].b, inner, inner, outer);
+                                   "pool %d puts %s %d in %s %d, but pool %d puts it in %s %d: a %s id names one %s in one %s",
+                                   (int)v[i].pool, inner, (int)v[i].a, outer, (int)v[i].b, (int)v[i - 1].pool, outer,
+                                   (int)v[i - 1].b, inner, inner, outer);
         }
     return TCO_OK;
 }
@@ -203,10 +203,10 @@ int tco_pools_get(tco_pool *out, const tco_pools *pools, int32_t id, tco_error *
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", out ? "pools" : "out");
     if (out->size < POOL_V1_SIZE)
         return tco__fail(err, TCO_E_SIZE, "tco_pool.size = %zu is below %zu: set it to sizeof(tco_pool)",
-                        out->size, POOL_V1_SIZE);
+                         out->size, POOL_V1_SIZE);
     if (id < 0 || id >= pools->count)
         return tco__fail(err, TCO_E_INDEX, "pool id %d is not a pool: allowed 0 to %d (%d pools)", (int)id,
-                        (int)pools->count - 1, (int)pools->count);
+                         (int)pools->count - 1, (int)pools->count);
     sized_fill(out, &pools->pool[id], sizeof pools->pool[id]);
     return TCO_OK;
 }
