@@ -149,6 +149,7 @@ def subproject_test(args, scratch):
     meson = shlex.split(args.meson)
     project = os.path.join(scratch, "project")
     shutil.copytree(args.project, project)
+    shutil.copy(os.path.join(args.project, os.pardir, "main.c"), project)  # the program both projects build
     os.makedirs(os.path.join(project, "subprojects"))
     os.symlink(os.path.abspath(args.source_root), os.path.join(project, "subprojects", "libtco"))
     env = dict(os.environ)

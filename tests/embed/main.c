@@ -1,10 +1,17 @@
-/* Built by tests/embed/cmake/CMakeLists.txt against the installed libtco
- * (find_package(libtco), libtco::libtco): the header and the library agree on
- * the version, and the built-in scenario prices to a positive total. */
+/* The program both embedding projects build: cmake/CMakeLists.txt against
+ * the installed libtco (find_package(libtco), libtco::libtco), and
+ * subproject/meson.build with libtco as a subproject. EMBED_HOW says which.
+ * The header and the library agree on the version (and on the build's,
+ * where LIBTCO_EXPECTED_VERSION is given), and the built-in scenario prices
+ * to a positive total. */
 #include <stdio.h>
 #include <string.h>
 
 #include <tco.h>
+
+#ifndef LIBTCO_EXPECTED_VERSION
+#define LIBTCO_EXPECTED_VERSION TCO_VERSION_STRING
+#endif
 
 int main(void)
 {
@@ -29,7 +36,7 @@ int main(void)
     else if (!(e.total > 0))
         fprintf(stderr, "the built-in scenario costs %g\n", e.total);
     else {
-        printf("libtco %s via CMake: the built-in scenario costs %.0f\n", tco_version_string(), e.total);
+        printf("libtco %s " EMBED_HOW ": the built-in scenario costs %.0f\n", tco_version_string(), e.total);
         status = 0;
     }
     tco_topology_free(t);
