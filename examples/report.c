@@ -88,10 +88,14 @@ int main(void)
            r.compute_hours / 24, r.wall_hours / 24);
     printf("    goodput %.1f%%; %s accelerator-hours billed, %s effective\n", 100 * r.goodput,
            money(r.accelerator_hours, a, sizeof a), money(r.effective_accelerator_hours, b, sizeof b));
+    printf("    MFU %.1f%%, HFU %.1f%% (%.0f TFLOP/s of model FLOPs per accelerator); the layout allows MFU %.1f%%\n",
+           100 * r.achieved_mfu, 100 * r.achieved_hfu, r.model_flops_per_accelerator / 1e12, 100 * r.mfu_ceiling);
+    printf("    memory per accelerator: %.1f GB of model state, %.1f GB of activations, of %.0f GB\n",
+           r.sharded_state_bytes / 1e9, r.activation_bytes / 1e9, r.accelerator_memory_bytes / 1e9);
     printf("  reliability\n");
     printf("    a failure every %.1f h; %.0f expected, costing %.0f h of lost work and %.0f h of restarts\n",
            r.system_mtbf_hours, r.expected_failures, r.lost_work_hours, r.restart_hours);
-    printf("    checkpoint of %.0f GB written in %.0f s, every %.2f h (Daly; Young says %.2f h)\n",
+    printf("    checkpoint of %.0f GB pausing training %.1f s, every %.2f h (Daly; Young says %.2f h)\n",
            r.checkpoint_bytes / 1e9, r.checkpoint_write_hours * 3600, r.checkpoint_interval_hours,
            r.young_interval_hours);
     printf("  cluster\n");
@@ -114,6 +118,9 @@ int main(void)
            od, currency);
     printf("    owned at %s %s per accelerator over %.0f years, electricity %.2f %s/kWh.\n",
            money(capex, a, sizeof a), currency, years, kwh, currency);
+    for (int bit = 0; bit < 64; bit++) /* what the estimate itself assumed or was given */
+        if ((r.flags >> bit & 1) && tco_estimate_flag_description((uint64_t)1 << bit))
+            printf("    %s.\n", tco_estimate_flag_description((uint64_t)1 << bit));
     printf("    Every input and its default: doc/parameters.md. Every formula: doc/model.md.\n");
 
     tco_topology_free(rented);

@@ -158,6 +158,7 @@ typedef enum tco_param {
     TCO_P_RACK_SPAN_SLOWDOWN = 1025,
     TCO_P_ZONE_SPAN_SLOWDOWN = 1026,
     TCO_P_REGION_SPAN_SLOWDOWN = 1027,
+    TCO_P_INTRA_NODE_GBPS = 1028,            /* since 1.1 */
 
     /* workload profile */
     TCO_P_PARAMS_TOTAL = 2000,
@@ -209,6 +210,23 @@ typedef enum tco_param {
     TCO_P_CHECKPOINT_WARM_RETENTION = 2046,
     TCO_P_CHECKPOINT_COLD_RETENTION = 2047,
     TCO_P_LOG_HOT_DAYS = 2048,
+    /* since 1.1: the run as published runs report it */
+    TCO_P_ATTENTION = 2049,
+    TCO_P_HEADS = 2050,
+    TCO_P_KV_HEADS = 2051,
+    TCO_P_ATTENTION_WIDTH = 2052,
+    TCO_P_RECOMPUTE = 2053,
+    TCO_P_HFU = 2054,
+    TCO_P_ACHIEVED_FLOPS_PER_ACCELERATOR = 2055,
+    TCO_P_ACHIEVED_FLOPS_BASIS = 2056,
+    TCO_P_RUN_ACCELERATOR_HOURS = 2057,
+    TCO_P_ZERO_STAGE = 2058,
+    TCO_P_MICRO_BATCH_SEQUENCES = 2059,
+    TCO_P_COUNT_FAILURES = 2060,
+    TCO_P_COUNT_RESTARTS = 2061,
+    TCO_P_COUNT_CHECKPOINTS = 2062,
+    TCO_P_FAILURE_MODEL = 2063,
+    TCO_P_EXPERT_PARALLEL = 2064,
 
     /* pricing table */
     TCO_P_ON_DEMAND_PER_ACCEL_HOUR = 3000,
@@ -460,7 +478,51 @@ typedef struct tco_estimate {
 
     /* identity of the inputs (tco_scenario_fingerprint) */
     uint64_t scenario_fingerprint;
+
+    /* since 1.1: FLOPs as papers count them, memory and the layout */
+    double model_flops_per_token;         /* 6 x active + attention: what MFU counts */
+    double hardware_flops_per_token;      /* with recomputation: what the run executes */
+    double attention_term_layers;         /* layers of the attention term; 0: left out */
+    double attention_term_width;          /* its width per layer; 0: left out */
+    double achieved_mfu;                  /* model FLOPs utilisation achieved */
+    double achieved_hfu;                  /* hardware FLOPs utilisation achieved */
+    double model_flops_per_accelerator;   /* model FLOP/s per accelerator while computing */
+    double sharded_state_bytes;           /* per accelerator: model state with ZeRO sharding */
+    double activation_bytes;              /* per accelerator, at the recomputation chosen */
+    double memory_used_bytes;             /* sharded_state_bytes + activation_bytes */
+    double pipeline_bubble_share;         /* of a step, 1F1B schedule */
+    double comm_exposed_share;            /* of a step at peak: tensor-parallel and data-parallel
+                                             communication not hidden behind compute */
+    double mfu_ceiling;                   /* the MFU the layout allows at peak FLOP/s */
+    uint64_t flags;                       /* tco_estimate_flag bits: which input won, what was
+                                             assumed */
 } tco_estimate;
+
+/* What the estimate assumed or which input set a figure, as bits of
+ * tco_estimate.flags (since 1.1). Named by tco_estimate_flag_name. */
+typedef enum tco_estimate_flag {
+    TCO_FLAG_HIDDEN_DERIVED = 1 << 0,          /* hidden_size from params and layers (N = 12 L d^2) */
+    TCO_FLAG_ATTENTION_OMITTED = 1 << 1,       /* layers not given: no attention term, no activations */
+    TCO_FLAG_FLOPS_GIVEN = 1 << 2,             /* total_flops replaced the formula */
+    TCO_FLAG_TIME_FROM_MFU = 1 << 3,           /* compute time from mfu */
+    TCO_FLAG_TIME_FROM_HFU = 1 << 4,           /* from hfu: mfu was not used */
+    TCO_FLAG_TIME_FROM_ACHIEVED_FLOPS = 1 << 5,/* from achieved_flops_per_accelerator */
+    TCO_FLAG_TIME_FROM_RUN_ACCELERATOR_HOURS = 1 << 6, /* from run_accelerator_hours: mfu derived */
+    TCO_FLAG_STALL_FLOOR = 1 << 7,             /* data_stall_share set the stalls */
+    TCO_FLAG_STALL_BANDWIDTH = 1 << 8,         /* the hot tier's bandwidth set them */
+    TCO_FLAG_MFU_ABOVE_CEILING = 1 << 9,       /* the MFU used exceeds mfu_ceiling */
+    TCO_FLAG_FAILURES_BY_JOB_SIZE = 1 << 10,   /* the job's MTBF from the job-size table */
+    TCO_FLAG_FAILURES_OFF = 1 << 11,           /* count_failures = 0 */
+    TCO_FLAG_RESTARTS_OFF = 1 << 12,           /* count_restarts = 0 */
+    TCO_FLAG_CHECKPOINTS_OFF = 1 << 13,        /* count_checkpoints = 0 */
+    TCO_FLAG_ACTIVATIONS_EXCEED_MEMORY = 1 << 14 /* state + activations above the memory */
+} tco_estimate_flag;
+
+/* "hidden_derived" for TCO_FLAG_HIDDEN_DERIVED, and a one-line
+ * description; NULL for a value that is not one flag this library knows.
+ * Since 1.1. */
+TCO_API const char *tco_estimate_flag_name(uint64_t flag);
+TCO_API const char *tco_estimate_flag_description(uint64_t flag);
 
 /* Prices the scenario. All three handles must be frozen. On failure *out
  * is left untouched. Allocates nothing; safe from any number of threads. */

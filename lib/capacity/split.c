@@ -70,12 +70,13 @@ static void select_kth(double *a, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k)
 static double spot_overhead(const tco_obj *t, const tco_obj *w, const tco_obj *p)
 {
     double n = job_accelerators(t, w), nodes = ceil(n / T(ACCELERATORS_PER_NODE));
-    double delta = checkpoint_write_hours(t, w), restart = T(RESTART_MINUTES) / 60;
+    /* the checkpoint pause and interval as the estimate has them */
+    double delta = tco__checkpoint_pause(t, w, nodes), restart = T(RESTART_MINUTES) / 60;
     double plain = tco__system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), nodes, T(NODE_MTBF_HOURS), 0);
     double spot = tco__system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), nodes, T(NODE_MTBF_HOURS),
                                    nodes * P(SPOT_INTERRUPTIONS_PER_NODE_HOUR));
-    double on_spot = tco__daly_wall_time(1, tco__daly_interval(delta, spot), delta, restart, spot);
-    double off_spot = tco__daly_wall_time(1, tco__daly_interval(delta, plain), delta, restart, plain);
+    double on_spot = tco__daly_wall_time(1, tco__checkpoint_interval(t, w, delta, spot), delta, restart, spot);
+    double off_spot = tco__daly_wall_time(1, tco__checkpoint_interval(t, w, delta, plain), delta, restart, plain);
     return on_spot / off_spot - 1;
 }
 

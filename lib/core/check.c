@@ -50,6 +50,22 @@ static int workload_check(const tco_obj *w, tco_error *err)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_DATA_PARALLEL,
                                "data_parallel = %g x tensor_parallel x pipeline_parallel = %g is not job_accelerators = %g",
                                W(DATA_PARALLEL), W(DATA_PARALLEL) * model_parallel, W(JOB_ACCELERATORS));
+    if (W(KV_HEADS) > 0 && W(HEADS) > 0 && fmod(W(HEADS), W(KV_HEADS)) != 0)
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_KV_HEADS,
+                               "kv_heads = %g does not divide heads = %g: each key/value head serves a whole group of query heads",
+                               W(KV_HEADS), W(HEADS));
+    if (W(HEADS) > 0 && fmod(W(HEADS), W(TENSOR_PARALLEL)) != 0)
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_TENSOR_PARALLEL,
+                               "tensor_parallel = %g does not divide heads = %g: tensor parallelism splits the heads",
+                               W(TENSOR_PARALLEL), W(HEADS));
+    if (W(EXPERT_PARALLEL) > 1 && W(PARAMS_ACTIVE) == 0)
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_EXPERT_PARALLEL,
+                               "expert_parallel = %g, but params_active = 0: a dense model has no experts to split",
+                               W(EXPERT_PARALLEL));
+    if (W(LAYERS) > 0 && W(LAYERS) < W(PIPELINE_PARALLEL))
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PIPELINE_PARALLEL,
+                               "pipeline_parallel = %g exceeds layers = %g: every pipeline stage holds a layer at least",
+                               W(PIPELINE_PARALLEL), W(LAYERS));
     return TCO_OK;
 }
 

@@ -45,10 +45,24 @@ enum {
 };
 
 /* Named values of CHOICE parameters. */
-typedef enum { CHOICES_NONE, CHOICES_ACCELERATOR, CHOICES_COOLING, CHOICES_PRECISION } choices_id;
+typedef enum {
+    CHOICES_NONE,
+    CHOICES_ACCELERATOR,
+    CHOICES_COOLING,
+    CHOICES_PRECISION,
+    CHOICES_ATTENTION,
+    CHOICES_RECOMPUTE,
+    CHOICES_FLOPS_BASIS,
+    CHOICES_FAILURE_MODEL
+} choices_id;
 
+/* The values of the named choices: their index in params.c's lists. */
 enum { COOLING_AIR = 0, COOLING_LIQUID = 1 };
 enum { PRECISION_BF16 = 0, PRECISION_FP8 = 1 };
+enum { ATTENTION_CAUSAL = 0, ATTENTION_FULL = 1 };
+enum { RECOMPUTE_NONE = 0, RECOMPUTE_SELECTIVE = 1, RECOMPUTE_FULL = 2 };
+enum { BASIS_MODEL = 0, BASIS_HARDWARE = 1 };
+enum { FAILURES_PER_PART = 0, FAILURES_BY_JOB_SIZE = 1 };
 
 typedef struct param_row {
     int32_t key;

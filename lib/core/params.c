@@ -38,17 +38,27 @@ int tco__param_index(int32_t key)
     return -1;
 }
 
-static const char *const cooling_names[] = { "air", "liquid" };
-static const char *const precision_names[] = { "bf16", "fp8" };
+/* The named choices other than the catalogue's, indexed by choices_id;
+ * a name's value is its index (core.h's enums). */
+static const struct {
+    const char *const *names;
+    size_t count;
+} lists[] = {
+#define LIST(...) { (const char *const[]){ __VA_ARGS__ }, sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *) }
+    [CHOICES_COOLING] = LIST("air", "liquid"),
+    [CHOICES_PRECISION] = LIST("bf16", "fp8"),
+    [CHOICES_ATTENTION] = LIST("causal", "full"),
+    [CHOICES_RECOMPUTE] = LIST("none", "selective", "full"),
+    [CHOICES_FLOPS_BASIS] = LIST("model", "hardware"),
+    [CHOICES_FAILURE_MODEL] = LIST("per_part", "by_job_size"),
+#undef LIST
+};
 
 size_t tco__choice_count(choices_id c)
 {
-    switch (c) {
-    case CHOICES_ACCELERATOR: return tco__catalogue_count();
-    case CHOICES_COOLING: return 2;
-    case CHOICES_PRECISION: return 2;
-    default: return 0;
-    }
+    if (c == CHOICES_ACCELERATOR)
+        return tco__catalogue_count();
+    return (size_t)c < sizeof lists / sizeof lists[0] ? lists[c].count : 0;
 }
 
 int tco__choice_at(choices_id c, size_t i, const char **name, double *value)
@@ -60,7 +70,7 @@ int tco__choice_at(choices_id c, size_t i, const char **name, double *value)
         *name = a->name;
         *value = a->id;
     } else {
-        *name = c == CHOICES_COOLING ? cooling_names[i] : precision_names[i];
+        *name = lists[c].names[i];
         *value = (double)i;
     }
     return 0;

@@ -1,4 +1,5 @@
-/* Names of the cost categories and waste kinds, indexed by their enums. */
+/* Names of the cost categories, waste kinds and estimate flags, indexed by
+ * their enums. */
 #include "model/model.h"
 
 static const struct {
@@ -53,4 +54,46 @@ size_t tco_waste_count(void)
 const char *tco_waste_name(int32_t k)
 {
     return k >= 0 && (size_t)k < N_WASTES ? wastes[k] : NULL;
+}
+
+/* The bits of tco_estimate.flags, in bit order. */
+static const struct {
+    const char *name, *description;
+} flags[] = {
+    { "hidden_derived", "hidden_size derived from the parameters and layers (N = 12 L d^2)" },
+    { "attention_omitted", "layers not given: no attention term, activations not counted" },
+    { "flops_given", "total_flops replaced the FLOPs formula" },
+    { "time_from_mfu", "the compute time follows from mfu" },
+    { "time_from_hfu", "the compute time follows from hfu; mfu was not used" },
+    { "time_from_achieved_flops", "the compute time follows from achieved_flops_per_accelerator; mfu was not used" },
+    { "time_from_run_accelerator_hours", "the compute time follows from run_accelerator_hours; mfu was not used" },
+    { "stall_floor", "data_stall_share set the data stalls" },
+    { "stall_bandwidth", "the hot tier's bandwidth set the data stalls" },
+    { "mfu_above_ceiling", "the MFU used exceeds what the parallel layout allows (mfu_ceiling)" },
+    { "failures_by_job_size", "the job's MTBF comes from published failure rates by job size" },
+    { "failures_off", "count_failures = 0: failures left out" },
+    { "restarts_off", "count_restarts = 0: restarts take no time" },
+    { "checkpoints_off", "count_checkpoints = 0: checkpoints pause nothing" },
+    { "activations_exceed_memory", "model state and activations exceed the accelerator's memory: more recomputation or parallelism needed" },
+};
+
+/* The index of a single known bit, or -1. */
+static int flag_index(uint64_t flag)
+{
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (flag == (uint64_t)1 << i)
+            return (int)i;
+    return -1;
+}
+
+const char *tco_estimate_flag_name(uint64_t flag)
+{
+    int i = flag_index(flag);
+    return i < 0 ? NULL : flags[i].name;
+}
+
+const char *tco_estimate_flag_description(uint64_t flag)
+{
+    int i = flag_index(flag);
+    return i < 0 ? NULL : flags[i].description;
 }

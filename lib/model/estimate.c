@@ -142,8 +142,8 @@ int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const t
     e->expected_failures = r.failures;
     /* Daly's model, split: r.work_h/r.tau segments see e^((r.tau+r.delta)/M) - 1
      * r.failures each, and a r.restart may fail too, so each costs M (e^(R/M) - 1). */
-    e->restart_hours = r.work_h / r.tau * expm1((r.tau + r.delta) / r.mtbf) * r.mtbf * expm1(r.restart / r.mtbf);
-    e->lost_work_hours = r.wall - r.work_h - r.ckpt_h - e->restart_hours;
+    e->restart_hours = r.restart_h;
+    e->lost_work_hours = r.lost_h;
     e->checkpoint_overhead_hours = r.ckpt_h;
     e->data_stall_hours = r.work_h - r.compute_h;
     e->data_stall_share = r.stall;
@@ -163,6 +163,21 @@ int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const t
     e->cost_per_pflop_day = e->total / (r.flops * r.runs / (1e15 * 86400));
     e->cost_per_run = e->total / r.runs;
     e->scenario_fingerprint = tco__fingerprint_combine(t->fingerprint, w->fingerprint, p->fingerprint);
+
+    e->model_flops_per_token = r.model_fpt;
+    e->hardware_flops_per_token = r.hw_fpt;
+    e->attention_term_layers = r.attention_layers;
+    e->attention_term_width = r.attention_width;
+    e->achieved_mfu = r.flops / (r.n * r.peak * r.compute_h * 3600);
+    e->achieved_hfu = r.hw_flops / (r.n * r.peak * r.compute_h * 3600);
+    e->model_flops_per_accelerator = r.flops / (r.n * r.compute_h * 3600);
+    e->sharded_state_bytes = r.lay.state;
+    e->activation_bytes = r.lay.activations;
+    e->memory_used_bytes = r.lay.state + r.lay.activations;
+    e->pipeline_bubble_share = r.lay.bubble;
+    e->comm_exposed_share = r.lay.comm_exposed;
+    e->mfu_ceiling = r.lay.mfu_ceiling;
+    e->flags = r.flags;
 
     return TCO_OK;
 }

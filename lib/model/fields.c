@@ -69,6 +69,23 @@ const field_row tco__fields[] = {
     /* identity */
     { "scenario_fingerprint", "", "tco_scenario_fingerprint of the inputs (doc/format.md)",
       TCO_FIELD_UINT64, offsetof(tco_estimate, scenario_fingerprint) },
+
+    /* since 1.1: FLOPs as papers count them, memory and the layout */
+    D(model_flops_per_token, "FLOP", "6 x active parameters + attention: the FLOPs MFU counts"),
+    D(hardware_flops_per_token, "FLOP", "model FLOPs plus recomputation: what the run executes"),
+    D(attention_term_layers, "1", "layers of the attention term; 0: left out (layers not given)"),
+    D(attention_term_width, "1", "width per layer of the attention term; 0: left out"),
+    D(achieved_mfu, "1", "model FLOPs utilisation the run achieves"),
+    D(achieved_hfu, "1", "hardware FLOPs utilisation the run achieves"),
+    D(model_flops_per_accelerator, "FLOP/s", "model FLOP/s per accelerator while computing"),
+    D(sharded_state_bytes, "B", "model state per accelerator with ZeRO sharding over data parallelism"),
+    D(activation_bytes, "B", "activations per accelerator at the recomputation chosen"),
+    D(memory_used_bytes, "B", "sharded_state_bytes + activation_bytes"),
+    D(pipeline_bubble_share, "1", "share of a step the 1F1B pipeline schedule idles"),
+    D(comm_exposed_share, "1", "share of a step at peak spent on communication not hidden by compute"),
+    D(mfu_ceiling, "1", "the MFU the parallel layout allows at peak FLOP/s"),
+    { "flags", "", "tco_estimate_flag bits: which input set the time, what was assumed",
+      TCO_FIELD_UINT64, offsetof(tco_estimate, flags) },
 };
 
 const size_t tco__field_rows = sizeof tco__fields / sizeof tco__fields[0];

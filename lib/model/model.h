@@ -13,8 +13,19 @@ double tco__system_mtbf(double accelerators, double accel_mtbf, double nodes, do
 double tco__young_interval(double delta, double mtbf);
 double tco__daly_interval(double delta, double mtbf);
 double tco__daly_wall_time(double work, double tau, double delta, double restart, double mtbf);
+/* The MTBF of a job of n accelerators from published job failure rates
+ * (h): failure_model = by_job_size. */
+double tco__job_size_mtbf(double n);
 
 /* ---- the run (run.c) --------------------------------------------------- */
+
+/* What the parallel layout implies per accelerator and per step. */
+typedef struct layout {
+    double state, activations; /* B per accelerator */
+    double bubble;             /* share of a step, 1F1B */
+    double comm_exposed;       /* share of a step at peak */
+    double mfu_ceiling;
+} layout;
 
 /* What a scenario's run is, before any price: the derivation step that the
  * estimate and the capacity functions share. Hours unless named. */
@@ -24,13 +35,28 @@ typedef struct train_run {
     double peak, tdp, memory;         /* FLOP/s, W, B per accelerator */
     double ckpt, tokens;              /* B per checkpoint; tokens per run */
     double hot_need, hot_cap;         /* B on the hot tier: needed, provisioned (0: as needed) */
-    double flops, compute_h, stall, work_h;
+    double flops, hw_flops;           /* model and hardware FLOPs per run */
+    double model_fpt, hw_fpt;         /* FLOPs per token: model, hardware */
+    double attention_layers, attention_width; /* the shape the attention term used */
+    layout lay;
+    double compute_h, stall, work_h;
     double spot_rate, mtbf;           /* reclaims per hour; the job's MTBF */
     double delta, restart, tau, wall; /* checkpoint pause, restart, interval, wall time */
-    double ckpt_h, failures, retry_h, runs, held;
+    double ckpt_h, failures, restart_h, lost_h, retry_h, runs, held;
     double billed, useful;            /* accelerator-hours held, and useful */
     double waste_h[TCO_WASTE_SLOTS];  /* accelerator-hours of each waste */
+    uint64_t flags;                   /* tco_estimate_flag bits */
 } train_run;
+
+/* The pause one checkpoint causes (h): the whole write, or the copy to
+ * host memory when asynchronous; the estimate and the spot overhead of the
+ * capacity split share it. */
+double tco__checkpoint_pause(const tco_obj *t, const tco_obj *w, double job_nodes);
+/* The working hours between checkpoints: checkpoint_interval_hours when
+ * set, else Daly's optimum for the pause and the MTBF (0 when the MTBF is
+ * infinite: no checkpoint is needed before the end), and with asynchronous
+ * checkpoints never less than one write. */
+double tco__checkpoint_interval(const tco_obj *t, const tco_obj *w, double pause, double mtbf);
 
 /* Derives the run of frozen (or prepared) handles, or fails naming the
  * input that makes it impossible. */

@@ -32,3 +32,27 @@ double tco__daly_wall_time(double work, double tau, double delta, double restart
 {
     return mtbf * exp(restart / mtbf) * expm1((tau + delta) / mtbf) * work / tau;
 }
+
+/* Job MTTF by job size, Meta's RSC-1 (16K A100, 11 months, every
+ * job-stopping failure of 4 million jobs): A. Kokolis et al., "Revisiting
+ * Reliability in Large-Scale Machine Learning Research Clusters", HPCA 2025
+ * (arXiv 2410.21680): 7.9 h observed at 1,024 GPUs; their fitted model
+ * projects 1.8 h at 16,384 and 0.23 h at 131,072 (doc/model.md, "Failures
+ * by job size", says how these were read). Between rows the MTTF is
+ * interpolated in log-log; below the first row it follows the first
+ * segment's slope, above the last a series system's 1/n. */
+static const struct {
+    double gpus, hours;
+} job_mttf[] = { { 1024, 7.9 }, { 16384, 1.8 }, { 131072, 0.23 } };
+
+double tco__job_size_mtbf(double n)
+{
+    enum { ROWS = sizeof job_mttf / sizeof job_mttf[0] };
+    if (n >= job_mttf[ROWS - 1].gpus)
+        return job_mttf[ROWS - 1].hours * job_mttf[ROWS - 1].gpus / n;
+    int i = 0;
+    while (i < ROWS - 2 && n > job_mttf[i + 1].gpus)
+        i++;
+    double slope = log(job_mttf[i + 1].hours / job_mttf[i].hours) / log(job_mttf[i + 1].gpus / job_mttf[i].gpus);
+    return job_mttf[i].hours * pow(n / job_mttf[i].gpus, slope);
+}

@@ -11,6 +11,133 @@
 #define W(k) (w->v[IX_##k])
 #define P(k) (p->v[IX_##k])
 
+/* The model's shape, as far as the attention term and the activations
+ * need it: nothing when layers is not given (the term is left out). */
+typedef struct shape {
+    double layers, hidden, width, heads, kv_heads;
+} shape;
+
+static void shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags)
+{
+    memset(s, 0, sizeof *s);
+    if (W(LAYERS) == 0) {
+        *flags |= TCO_FLAG_ATTENTION_OMITTED;
+        return;
+    }
+    s->layers = W(LAYERS);
+    /* Kaplan et al. 2020, section 2.1: N = 12 x layers x width^2 (the
+     * attention and feed-forward weights of a standard block). */
+    s->hidden = W(HIDDEN_SIZE) > 0 ? W(HIDDEN_SIZE) : sqrt(active / (12 * s->layers));
+    if (W(HIDDEN_SIZE) == 0)
+        *flags |= TCO_FLAG_HIDDEN_DERIVED;
+    s->width = W(ATTENTION_WIDTH) > 0 ? W(ATTENTION_WIDTH) : s->hidden;
+    s->heads = W(HEADS) > 0 ? W(HEADS) : s->hidden / 128;
+    s->kv_heads = W(KV_HEADS) > 0 ? W(KV_HEADS) : s->heads;
+}
+
+/* The input that set a utilisation found impossible. */
+static int hfu_input(uint64_t flags)
+{
+    return flags & TCO_FLAG_TIME_FROM_RUN_ACCELERATOR_HOURS ? IX_RUN_ACCELERATOR_HOURS
+           : flags & TCO_FLAG_TIME_FROM_ACHIEVED_FLOPS  ? IX_ACHIEVED_FLOPS_PER_ACCELERATOR
+           : flags & TCO_FLAG_TIME_FROM_HFU             ? IX_HFU
+                                                        : IX_MFU;
+}
+
+double tco__checkpoint_pause(const tco_obj *t, const tco_obj *w, double job_nodes)
+{
+    return W(CHECKPOINT_ASYNC) ? checkpoint_size(w) / (job_nodes * T(HOST_COPY_GBPS) * 1e9) / 3600
+                               : checkpoint_write_hours(t, w);
+}
+
+double tco__checkpoint_interval(const tco_obj *t, const tco_obj *w, double pause, double mtbf)
+{
+    double tau = W(CHECKPOINT_INTERVAL_HOURS) > 0 ? W(CHECKPOINT_INTERVAL_HOURS)
+                 : isfinite(mtbf)                  ? tco__daly_interval(pause, mtbf)
+                                                   : 0; /* none needed: one, at the end */
+    if (W(CHECKPOINT_ASYNC))
+        tau = fmax(tau, checkpoint_write_hours(t, w)); /* the next one waits for the last write */
+    return tau;
+}
+
+/* Memory per accelerator (model state with ZeRO sharding, Rajbhandari et
+ * al. 2020; activations, Korthikanti et al. 2022) and the MFU ceiling of
+ * the layout: the pipeline bubble of a 1F1B schedule (Narayanan et al.
+ * 2021) and the communication not hidden behind compute. doc/model.md,
+ * "Memory" and "The layout's ceiling". */
+static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj *w, const shape *sh, double n,
+                     double per_node, double mp, double peak, double flops, double hw_flops, double tokens,
+                     double memory, tco_error *err)
+{
+    memset(l, 0, sizeof *l);
+    double tp = W(TENSOR_PARALLEL), pp = W(PIPELINE_PARALLEL), dp = n / mp, zero = W(ZERO_STAGE);
+    double ep = W(EXPERT_PARALLEL);
+    if (fmod(dp, ep) != 0)
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_EXPERT_PARALLEL,
+                               "expert_parallel = %g does not divide the %g data-parallel groups it splits the experts over",
+                               ep, dp);
+    /* Parameters one accelerator holds: the experts (all but the active
+     * ones) split over expert parallelism, everything over tensor x
+     * pipeline. */
+    double active = W(PARAMS_ACTIVE) > 0 ? W(PARAMS_ACTIVE) : W(PARAMS_TOTAL);
+    double total = (active + (W(PARAMS_TOTAL) - active) / ep) / mp;
+    double weights = 2, grads = W(GRADIENT_BYTES), optimizer = fmax(0, W(CHECKPOINT_BYTES_PER_PARAM) - 2);
+    l->state = total * (weights / (zero >= 3 ? dp : 1) + grads / (zero >= 2 ? dp : 1) +
+                        optimizer / (zero >= 1 ? dp : 1));
+
+    /* Activations of one micro-batch per layer, bytes, with tensor and
+     * sequence parallelism; grouped-query attention keeps kv/heads of K and
+     * V. The first pipeline stage holds pp micro-batches of its layers. */
+    double s = W(SEQ_LEN), b = W(MICRO_BATCH_SEQUENCES), h = sh->hidden;
+    if (sh->layers > 0) {
+        double per_token = W(RECOMPUTE) == RECOMPUTE_FULL ? 2 * h
+                           : (30 + 4 * sh->kv_heads / sh->heads) * h +
+                                 (W(RECOMPUTE) == RECOMPUTE_NONE ? 5 * sh->heads * s : 0);
+        double stage_layers = ceil(sh->layers / pp);
+        l->activations = s * b * per_token / tp * stage_layers * pp;
+    }
+    /* The state is a fact of the model and the sharding: past the memory,
+     * the layout cannot run. Activations depend on schedule details the
+     * model approximates: past it, a flag. A memory of 0 is unknown. */
+    if (memory > 0 && l->state > memory) {
+        int ix = zero < 3 ? IX_ZERO_STAGE : IX_TENSOR_PARALLEL;
+        return tco__fail_param(err, TCO_E_INCONSISTENT, ix,
+                               "the model does not fit: %g B of model state per accelerator (params_total = %g over tensor_parallel x pipeline_parallel = %g, zero_stage = %g) exceed its %g B",
+                               l->state, W(PARAMS_TOTAL), mp, zero, memory);
+    }
+    if (memory > 0 && l->state + l->activations > memory)
+        *flags |= TCO_FLAG_ACTIVATIONS_EXCEED_MEMORY;
+
+    /* The step at peak FLOP/s, stretched by the bubble, plus what the
+     * tensor-parallel and data-parallel exchanges do not hide. */
+    double steps = tokens / W(BATCH_TOKENS);
+    double ideal = hw_flops / steps / (n * peak); /* s per step */
+    double micro = s > 0 ? W(BATCH_TOKENS) / (s * b * dp) : 0; /* micro-batches per pipeline and step */
+    if (s > 0 && micro < 1)
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_MICRO_BATCH_SEQUENCES,
+                               "batch_tokens = %g holds %g sequences of seq_len = %g: fewer than one micro-batch of micro_batch_sequences = %g for each of the %g data-parallel groups",
+                               W(BATCH_TOKENS), W(BATCH_TOKENS) / s, s, b, dp);
+    l->bubble = micro > 0 ? (pp - 1) / (micro + pp - 1) : 0;
+    double nic = T(NICS_PER_NODE) * T(NIC_GBPS) * 1e9 / 8 / per_node / T(OVERSUBSCRIPTION); /* B/s */
+    /* Without NICs (nics_per_node 0) the exchange runs over an interconnect
+     * the model does not time: none counted. */
+    double tp_link = tp <= per_node ? T(INTRA_NODE_GBPS) * 1e9 : nic;
+    /* Four all-reduces of the layer's activations per micro-batch (two
+     * more to recompute a layer), each moving 2 (tp - 1) / tp of them. */
+    double exchanges = W(RECOMPUTE) == RECOMPUTE_FULL ? 6 : 4;
+    double tp_s = tp > 1 && sh->layers > 0 && tp_link > 0
+                      ? micro * ceil(sh->layers / pp) * exchanges * 2 * (tp - 1) / tp * s * b * h * 2 / tp_link
+                      : 0;
+    /* The gradients' ring all-reduce over the data-parallel group, hidden
+     * behind the backward pass (two thirds of the step's compute). */
+    double dp_s = dp > 1 && nic > 0 ? 2 * (dp - 1) / dp * total * grads / nic : 0;
+    double dp_exposed = fmax(0, dp_s - ideal * 2 / 3);
+    double step = ideal / (1 - l->bubble) + tp_s + dp_exposed;
+    l->comm_exposed = (tp_s + dp_exposed) / step;
+    l->mfu_ceiling = flops / steps / (n * peak) / step;
+    return TCO_OK;
+}
+
 int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
 {
     /* Who runs: the cluster, the job, the accelerator. */
@@ -59,46 +186,123 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
                                "storage_hot_tb = %g TB cannot hold the dataset (%g B) and checkpoint_retention = %g checkpoints of %g B: allowed at least %g TB",
                                T(STORAGE_HOT_TB), dataset, W(CHECKPOINT_RETENTION), ckpt, hot_need / 1e12);
 
-    /* 1. Training time: FLOPs = tokens x (6 N + 12 L h s), Kaplan 2020 and
-     * PaLM (Chowdhery 2022, appendix B). */
+    /* 1. Training time. The attention term needs the model's shape; the
+     * FLOPs per token as papers count them (model) and as the run executes
+     * them (hardware, with recomputation). */
+    uint64_t flags = 0;
     double active = W(PARAMS_ACTIVE) > 0 ? W(PARAMS_ACTIVE) : W(PARAMS_TOTAL);
-    double flops = W(TOTAL_FLOPS) > 0
-                       ? W(TOTAL_FLOPS)
-                       : tokens * (6 * active + 12 * W(LAYERS) * W(HIDDEN_SIZE) * W(SEQ_LEN));
-    double compute_h = flops / (n * peak * W(MFU)) / 3600;
+    shape sh;
+    shape_of(&sh, w, active, &flags);
+    double attn = 12 * sh.layers * sh.width * W(SEQ_LEN) * (W(ATTENTION) == ATTENTION_CAUSAL ? 0.5 : 1);
+    double model_fpt = 6 * active + attn;
+    double extra = W(RECOMPUTE) == RECOMPUTE_FULL ? 2 * active + attn / 3
+                   : W(RECOMPUTE) == RECOMPUTE_SELECTIVE ? attn / 3 : 0;
+    double hw_fpt = model_fpt + extra;
+    double flops = tokens * model_fpt;
+    if (W(TOTAL_FLOPS) > 0) {
+        flops = W(TOTAL_FLOPS);
+        flags |= TCO_FLAG_FLOPS_GIVEN;
+    }
+    double hw_flops = flops * (hw_fpt / model_fpt);
 
-    /* Data stalls: the floor given, or what the hot tier's bandwidth imposes. */
-    double read_rate = tokens * W(BYTES_PER_TOKEN) / (compute_h * 3600);
-    double stall = fmax(W(DATA_STALL_SHARE), 1 - T(STORAGE_HOT_GBPS) * 1e9 / read_rate);
-    double work_h = compute_h / (1 - stall);
-
-    /* 2. Goodput: failures, checkpoints (Young 1974, Daly 2006). */
+    /* 2. Goodput: failures and checkpoints (Young 1974, Daly 2006). They
+     * depend on the job, not on how long it computes. */
     double spot_nodes = job_nodes * (1 - T(OWNED_SHARE)) * T(SPOT_SHARE);
     double spot_rate = spot_nodes * P(SPOT_INTERRUPTIONS_PER_NODE_HOUR);
-    double mtbf = tco__system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), job_nodes, T(NODE_MTBF_HOURS), spot_rate);
-    double write_h = checkpoint_write_hours(t, w);
-    double delta = W(CHECKPOINT_ASYNC) ? ckpt / (job_nodes * T(HOST_COPY_GBPS) * 1e9) / 3600 : write_h;
-    double restart = T(RESTART_MINUTES) / 60;
-    double tau = W(CHECKPOINT_INTERVAL_HOURS) > 0 ? W(CHECKPOINT_INTERVAL_HOURS) : tco__daly_interval(delta, mtbf);
-    if (W(CHECKPOINT_ASYNC))
-        tau = fmax(tau, write_h); /* the next checkpoint waits for the last write */
-    double wall = tco__daly_wall_time(work_h, tau, delta, restart, mtbf);
+    double mtbf = W(FAILURE_MODEL) == FAILURES_BY_JOB_SIZE
+                      ? 1 / (1 / tco__job_size_mtbf(n) + spot_rate)
+                      : tco__system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), job_nodes, T(NODE_MTBF_HOURS), spot_rate);
+    flags |= W(FAILURE_MODEL) == FAILURES_BY_JOB_SIZE ? TCO_FLAG_FAILURES_BY_JOB_SIZE : 0;
+    int failing = W(COUNT_FAILURES) != 0;
+    flags |= failing ? 0 : TCO_FLAG_FAILURES_OFF;
+    flags |= W(COUNT_RESTARTS) ? 0 : TCO_FLAG_RESTARTS_OFF;
+    flags |= W(COUNT_CHECKPOINTS) ? 0 : TCO_FLAG_CHECKPOINTS_OFF;
+    double delta = tco__checkpoint_pause(t, w, job_nodes);
+    double pause = W(COUNT_CHECKPOINTS) ? delta : 0; /* what a checkpoint costs the run */
+    double restart = W(COUNT_RESTARTS) ? T(RESTART_MINUTES) / 60 : 0;
+    double tau = tco__checkpoint_interval(t, w, delta, failing ? mtbf : INFINITY);
+    /* wall = work x per_work + fixed: Daly's expected wall time is linear
+     * in the work; without failures, pauses only (one checkpoint at the
+     * end when none is needed before). */
+    double per_work, fixed = 0;
+    if (failing)
+        per_work = mtbf * exp(restart / mtbf) * expm1((tau + pause) / mtbf) / tau;
+    else if (tau > 0)
+        per_work = (tau + pause) / tau;
+    else
+        per_work = 1, fixed = pause;
+
+    /* The compute time: from the first input given of accelerator_hours,
+     * achieved FLOP/s, hfu and mfu. */
+    double compute_h, work_h, stall;
+    double bw = T(STORAGE_HOT_GBPS) * 1e9 * 3600;           /* B per hour */
+    double data = tokens * W(BYTES_PER_TOKEN), floor_share = W(DATA_STALL_SHARE);
+    if (W(RUN_ACCELERATOR_HOURS) > 0) {
+        flags |= TCO_FLAG_TIME_FROM_RUN_ACCELERATOR_HOURS;
+        work_h = (W(RUN_ACCELERATOR_HOURS) / n - fixed) / per_work;
+        if (!(work_h * bw >= data)) /* also a negative work */
+            return tco__fail_param(err, TCO_E_INCONSISTENT, IX_RUN_ACCELERATOR_HOURS,
+                                   "run_accelerator_hours = %g leaves %g h of work per run on %g accelerators, but reading the data from the hot tier alone takes %g h (storage_hot_gbps = %g)",
+                                   W(RUN_ACCELERATOR_HOURS), work_h, n, data / bw, T(STORAGE_HOT_GBPS));
+        stall = floor_share;
+        compute_h = work_h * (1 - stall);
+    } else {
+        if (W(ACHIEVED_FLOPS_PER_ACCELERATOR) > 0) {
+            flags |= TCO_FLAG_TIME_FROM_ACHIEVED_FLOPS;
+            double f = W(ACHIEVED_FLOPS_BASIS) == BASIS_HARDWARE ? hw_flops : flops;
+            compute_h = f / (n * W(ACHIEVED_FLOPS_PER_ACCELERATOR)) / 3600;
+        } else if (W(HFU) > 0) {
+            flags |= TCO_FLAG_TIME_FROM_HFU;
+            compute_h = hw_flops / (n * peak * W(HFU)) / 3600;
+        } else {
+            flags |= TCO_FLAG_TIME_FROM_MFU;
+            compute_h = flops / (n * peak * W(MFU)) / 3600;
+        }
+        /* Data stalls: the floor given, or what the hot tier's bandwidth imposes. */
+        double read_rate = tokens * W(BYTES_PER_TOKEN) / (compute_h * 3600);
+        stall = fmax(W(DATA_STALL_SHARE), 1 - T(STORAGE_HOT_GBPS) * 1e9 / read_rate);
+        work_h = compute_h / (1 - stall);
+    }
+    flags |= stall > floor_share ? TCO_FLAG_STALL_BANDWIDTH : floor_share > 0 ? TCO_FLAG_STALL_FLOOR : 0;
+    double hfu = hw_flops / (n * peak * compute_h * 3600);
+    if (!(hfu <= 1))
+        return tco__fail_param(err, TCO_E_INCONSISTENT, hfu_input(flags),
+                               "the run would compute at %g of the accelerators' peak (hardware FLOPs %g in %g h on %g accelerators of %g FLOP/s): allowed at most 1",
+                               hfu, hw_flops, compute_h, n, peak);
+    if (!failing && tau == 0)
+        tau = work_h;
+
+    double wall = work_h * per_work + fixed;
     if (!isfinite(wall) || wall > 1e12) {
         /* Name the input that matters most: the restart, or the largest rate. */
         double accel_rate = n / T(ACCELERATOR_MTBF_HOURS), node_rate = job_nodes / T(NODE_MTBF_HOURS);
         int ix = restart > tau + delta                      ? IX_RESTART_MINUTES
                  : spot_rate > fmax(accel_rate, node_rate) ? IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR
+                 : W(FAILURE_MODEL) == FAILURES_BY_JOB_SIZE ? IX_FAILURE_MODEL
                  : node_rate > accel_rate                  ? IX_NODE_MTBF_HOURS
                                                            : IX_ACCELERATOR_MTBF_HOURS;
         return tco__fail_param(err, TCO_E_INCONSISTENT, ix,
                                "the run never finishes: the job fails every %g h on average, against %g h to checkpoint and %g h to restart",
                                mtbf, delta, restart);
     }
-    double ckpt_h = work_h / tau * delta;
-    double failures = wall / mtbf;
+    double ckpt_h = work_h / tau * pause;
+    /* Daly's model, split: work_h/tau segments see e^((tau+pause)/M) - 1
+     * failures each, and a restart may fail too, so each costs M (e^(R/M) - 1). */
+    double restart_h = failing ? work_h / tau * expm1((tau + pause) / mtbf) * mtbf * expm1(restart / mtbf) : 0;
+    double lost_h = failing ? wall - work_h - ckpt_h - restart_h : 0;
+    double failures = failing ? wall / mtbf : 0;
     double retry_h = wall * W(RETRY_SHARE) / (1 - W(RETRY_SHARE));
     double runs = W(RUNS);
     double held = runs * (wall + retry_h) + W(QUEUE_WAIT_HOURS);
+
+    /* Memory per accelerator and what the layout allows. */
+    layout lay;
+    int rc = layout_of(&lay, &flags, t, w, &sh, n, per_node, model_parallel, peak, flops, hw_flops, tokens, memory,
+                       err);
+    if (rc)
+        return rc;
+    if (flops / (n * peak * compute_h * 3600) > lay.mfu_ceiling)
+        flags |= TCO_FLAG_MFU_ABOVE_CEILING;
 
     /* Accelerator-hours: every billed hour is useful or one kind of waste. */
     double billed = N * held, useful = n * compute_h * runs;
@@ -123,6 +327,15 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     r->hot_need = hot_need;
     r->hot_cap = hot_cap;
     r->flops = flops;
+    r->hw_flops = hw_flops;
+    r->model_fpt = model_fpt;
+    r->hw_fpt = hw_fpt;
+    r->attention_layers = sh.layers;
+    r->attention_width = sh.width;
+    r->lay = lay;
+    r->restart_h = restart_h;
+    r->lost_h = lost_h;
+    r->flags = flags;
     r->compute_h = compute_h;
     r->stall = stall;
     r->work_h = work_h;

@@ -91,6 +91,14 @@ static inline void check_invariants(const tco_estimate *e)
             print_error("field %zu of tco_estimate is %g\n", i, v[i]);
             fail();
         }
+    /* and those of 1.1, from model_flops_per_token to flags (a uint64_t) */
+    v = &e->model_flops_per_token;
+    count = (offsetof(tco_estimate, flags) - offsetof(tco_estimate, model_flops_per_token)) / sizeof(double);
+    for (size_t i = 0; i < count; i++)
+        if (!isfinite(v[i]) || v[i] < 0) {
+            print_error("field %zu of tco_estimate's 1.1 block is %g\n", i, v[i]);
+            fail();
+        }
 }
 
 static inline tco_estimate scen_run(scen *s)
@@ -106,6 +114,18 @@ static inline tco_estimate scen_run(scen *s)
     assert_int_equal(rc, TCO_OK);
     check_invariants(&e);
     return e;
+}
+
+/* Freezes the scenario and checks that its estimate fails with code,
+ * naming the parameter key; returns the error for more checks. */
+static inline tco_error scen_refused(scen *s, int code, int32_t key)
+{
+    scen_freeze(s);
+    tco_estimate e = { .size = sizeof e };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_estimate_compute(&e, s->t, s->w, s->p, &err), code);
+    assert_int_equal(err.param, key);
+    return err;
 }
 
 #endif

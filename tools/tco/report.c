@@ -70,6 +70,11 @@ static void report_table(FILE *f, const tco_estimate *e, const char *path)
         }
         fprintf(f, "  %-36s %24s  %-8s %s\n", fi.name, b, fi.unit, fi.description);
     }
+    fputs("\n  assumed or given\n", f);
+    for (int bit = 0; bit < 64; bit++)
+        if ((e->flags >> bit & 1) && tco_estimate_flag_name((uint64_t)1 << bit))
+            fprintf(f, "  %-36s %s\n", tco_estimate_flag_name((uint64_t)1 << bit),
+                    tco_estimate_flag_description((uint64_t)1 << bit));
 }
 
 /* The same keys and nesting as the CBOR result. */
