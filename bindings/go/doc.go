@@ -49,8 +49,11 @@
 //
 // Compute gives an Estimate whose maps are keyed by the library's names
 // (Categories, WasteKinds, EstimateFields), so a category or field added by
-// a newer library appears without a new version of this package. Sweep
-// prices a slice of values in one call. The capacity functions
+// a newer library appears without a new version of this package.
+// Estimate.Flags holds the bits by which the library says what it assumed
+// or which input set a figure; Assumptions names those set, with the
+// library's names (EstimateFlags lists them all). Sweep prices a slice of
+// values in one call. The capacity functions
 // (ComputeDemandStats, DemandPercentiles, CapacitySplit...) read a demand
 // series in place, without copying it.
 //

@@ -105,6 +105,44 @@ func estimateLayout() *layout {
 	return &est
 }
 
+// Flag is one bit of Estimate.Flags as the loaded library names it
+// (tco_estimate_flag_name, tco_estimate_flag_description): something the
+// estimate assumed, or the input that set a figure.
+type Flag struct {
+	Bit         uint64 // the bit in Estimate.Flags (TCO_FLAG_*)
+	Name        string // "attention_omitted", "time_from_mfu"...
+	Description string // one line
+}
+
+var (
+	flagsOnce sync.Once
+	flagTable []Flag
+)
+
+// estimateFlags reads the names of the flag bits once: every bit of the
+// 64 the library names, in bit order.
+func estimateFlags() []Flag {
+	flagsOnce.Do(func() {
+		for i := 0; i < 64; i++ {
+			bit := uint64(1) << i
+			name := C.tco_estimate_flag_name(C.uint64_t(bit))
+			if name == nil {
+				continue
+			}
+			flagTable = append(flagTable, Flag{
+				Bit:         bit,
+				Name:        C.GoString(name),
+				Description: C.GoString(C.tco_estimate_flag_description(C.uint64_t(bit))),
+			})
+		}
+	})
+	return flagTable
+}
+
+// EstimateFlags lists the bits of Estimate.Flags the loaded library knows,
+// in bit order, with their names and descriptions.
+func EstimateFlags() []Flag { return append([]Flag(nil), estimateFlags()...) }
+
 // EstimateFields lists the fields of an estimate as the loaded library
 // describes them.
 func EstimateFields() []FieldInfo { return append([]FieldInfo(nil), estimateLayout().fields...) }
@@ -126,7 +164,8 @@ type Estimate struct {
 	Waste  map[string]float64 // by kind ("idle", "failures"...); sums to Costs["waste"]
 	Fields map[string]float64 // every scalar field by name ("wall_hours", "goodput"...), Total included
 
-	// A few fields typed for convenience (also in Fields).
+	// A few fields typed for convenience (also in Fields, or in Uint64Fields
+	// for the integers).
 	WallHours            float64 // per run, with stalls, checkpoints and failures
 	ComputeHours         float64 // per run, at MFU, without interruptions
 	HeldHours            float64 // time the cluster is paid for
@@ -135,6 +174,11 @@ type Estimate struct {
 	CostPerMillionTokens float64
 	CostPerRun           float64
 	ScenarioFingerprint  uint64 // of the inputs; 0 in sweep results
+	// Flags are the tco_estimate_flag bits of what the estimate assumed or
+	// which input set a figure (the time from mfu, hfu, achieved FLOP/s or
+	// accelerator-hours; no attention term without layers...). Assumptions
+	// names the bits set; EstimateFlags lists them all.
+	Flags uint64
 
 	raw C.tco_estimate
 }
@@ -177,10 +221,26 @@ func (e *Estimate) fill(raw *C.tco_estimate) {
 	e.CostPerMillionTokens = float64(raw.cost_per_million_tokens)
 	e.CostPerRun = float64(raw.cost_per_run)
 	e.ScenarioFingerprint = uint64(raw.scenario_fingerprint)
+	e.Flags = uint64(raw.flags)
 }
 
-// Uint64Fields are the fields of integer type (scenario_fingerprint), by
-// name.
+// Assumptions are the names of the bits set in Flags, in bit order, as the
+// library spells them ("attention_omitted", "time_from_mfu"...; see
+// EstimateFlags for their descriptions). The names are read from the
+// library once; each call allocates the slice it returns, so a tight loop
+// should test Flags against a Flag's Bit instead.
+func (e *Estimate) Assumptions() []string {
+	var out []string
+	for _, f := range estimateFlags() {
+		if e.Flags&f.Bit != 0 {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// Uint64Fields are the fields of integer type (scenario_fingerprint,
+// flags), by name.
 func (e *Estimate) Uint64Fields() map[string]uint64 {
 	l := estimateLayout()
 	out := make(map[string]uint64, l.uints)

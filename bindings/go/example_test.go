@@ -10,7 +10,8 @@ import (
 
 // Price one training run and print its cost by category: doc/api.md's
 // price.c, in Go. 512 owned, liquid-cooled H200 train an 8B-parameter model
-// on 1T tokens.
+// on 1T tokens, counting the full attention term and writing checkpoints
+// blocking, as price.c does.
 func Example() {
 	cluster, err := tco.NewTopology(
 		tco.Set("accelerators", 512),
@@ -26,6 +27,7 @@ func Example() {
 		tco.Set("params_total", 8e9), tco.Set("layers", 32), tco.Set("hidden_size", 4096),
 		tco.Set("seq_len", 8192), tco.Set("tokens", 1e12), tco.Set("mfu", 0.45),
 		tco.Set("tensor_parallel", 1), tco.Set("pipeline_parallel", 1),
+		tco.SetText("attention", "full"), tco.SetBool("checkpoint_async", false),
 	)
 	if err != nil {
 		log.Fatal(err)
@@ -66,11 +68,14 @@ func Example() {
 }
 
 // Options name the library's parameters; a scenario routes each to its
-// handle. With makes a changed copy; the original stays as it was.
+// handle. With makes a changed copy; the original stays as it was. The
+// model is given its shape (80 layers of 8,192, full attention counted) and
+// blocking checkpoints.
 func ExampleNewScenario() {
 	s, err := tco.NewScenario(
 		tco.Set("accelerators", 2048), tco.SetText("accelerator_model", "B200"), // topology
-		tco.Set("tokens", 15e12),                                                 // workload
+		tco.Set("tokens", 15e12), tco.Set("layers", 80), tco.Set("hidden_size", 8192), // workload
+		tco.SetText("attention", "full"), tco.SetBool("checkpoint_async", false), // workload
 		tco.SetText("currency", "EUR"), tco.Set("on_demand_per_accel_hour", 5.5), // pricing
 	)
 	if err != nil {
@@ -210,9 +215,12 @@ func ExamplePools_PriceBatch() {
 	// placement 3: tco: placement.pool[0] = 1 is a spot pool, but job.interruptible = 0: the job may not be interrupted
 }
 
-// A sweep prices a whole slice of values in one call.
+// A sweep prices a whole slice of values in one call. The run is libtco
+// 1.0's built-in one: the model's shape given (80 layers of 8,192, full
+// attention counted) and blocking checkpoints.
 func ExampleSweep() {
-	s, err := tco.NewScenario()
+	s, err := tco.NewScenario(tco.Set("layers", 80), tco.Set("hidden_size", 8192),
+		tco.SetText("attention", "full"), tco.SetBool("checkpoint_async", false))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -237,9 +245,10 @@ func ExampleSweep() {
 	// mfu 1.5: true
 }
 
-// Fixed against elastic capacity for a week of hourly demand.
+// Fixed against elastic capacity for a week of hourly demand, for jobs
+// that write their checkpoints blocking.
 func ExampleCapacitySplit() {
-	s, err := tco.NewScenario()
+	s, err := tco.NewScenario(tco.SetBool("checkpoint_async", false))
 	if err != nil {
 		log.Fatal(err)
 	}

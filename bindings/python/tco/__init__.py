@@ -12,7 +12,7 @@ from .errors import (Error, FrozenError, InconsistentError, NotFiniteError, NotF
                      ParameterTypeError, RangeError, SizeError, UnknownParameterError, WrongHandleError)
 from .handles import Pricing, Topology, Workload
 from .params import Param, param, params
-from .results import CATEGORIES, WASTES, Estimate, Result, estimate
+from .results import CATEGORIES, ESTIMATE_FLAGS, WASTES, Estimate, Result, estimate
 from .sweep import Sweep, sweep
 from .files import from_cbor, from_json, load, save, scenario_fingerprint, to_cbor, to_json
 from .placement import JOB_DTYPE, Pools, Price, jobs_array, price_placement, price_placements

@@ -119,7 +119,10 @@ class _Handle:
         return type(self) is type(other) and self.fingerprint == other.fingerprint
 
     def __hash__(self):
-        return self.fingerprint
+        # hash() of the int, not the int: Python would use a returned value
+        # that fits in 64 bits as it is, so hash(h) == hash(h.fingerprint)
+        # only held for fingerprints below 2^61 - 1.
+        return hash(self.fingerprint)
 
     def __repr__(self):
         changed = [f"{p.name}={self.get(p.name)!r}" for p in params(self._kind)

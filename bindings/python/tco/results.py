@@ -35,9 +35,27 @@ def enum_names(name_of):
     return tuple(names)
 
 
+def _flags():
+    """(bit, name, description) of every bit of tco_estimate.flags the library
+    names (tco_estimate_flag_name: NULL for a bit it does not know)."""
+    out = []
+    for i in range(64):
+        bit = 1 << i
+        name = lib.tco_estimate_flag_name(bit)
+        if name != ffi.NULL:
+            description = lib.tco_estimate_flag_description(bit)
+            out.append((bit, ffi.string(name).decode(),
+                        ffi.string(description).decode() if description != ffi.NULL else ""))
+    return tuple(out)
+
+
 ESTIMATE_FIELDS = _fields()
 CATEGORIES = list(enum_names(lib.tco_category_name))
 WASTES = list(enum_names(lib.tco_waste_name))
+_FLAGS = _flags()
+# What an estimate may say it assumed, or which input set a figure: the
+# library's flag names, in bit order, with their one-line descriptions.
+ESTIMATE_FLAGS = {name: description for _, name, description in _FLAGS}
 
 
 def _optional(module):
@@ -85,7 +103,8 @@ class Estimate(Result):
 
     total, cost (by category name), waste (by kind), and every other field of
     the estimate as an attribute, in the units field_units() gives. Fields
-    are read from the C struct when asked for."""
+    are read from the C struct when asked for. flags is the library's bit
+    set of what the estimate assumed; assumptions names the bits set."""
 
     _BY_NAME = {f.name: f for f in ESTIMATE_FIELDS}
 
@@ -110,6 +129,14 @@ class Estimate(Result):
         if f is None or name.startswith("_"):
             raise AttributeError(f"Estimate has no field {name!r}")
         return self._read(f)
+
+    @property
+    def assumptions(self):
+        """The names of the flags set in ``flags``, in bit order: what the
+        estimate assumed or which input set a figure ("attention_omitted",
+        "time_from_mfu"...). ``tco.ESTIMATE_FLAGS`` describes each."""
+        flags = self.flags
+        return [name for bit, name, _ in _FLAGS if flags & bit]
 
     def to_dict(self):
         return {f.name: self._read(f) for f in ESTIMATE_FIELDS}

@@ -17,6 +17,18 @@ def scenario():
     return tco.Topology(), tco.Workload(), tco.Pricing()
 
 
+# The built-in scenario of libtco 1.0, which hand-worked values assume: since
+# 1.1 the model's shape is not given by default (layers = hidden_size = 0: no
+# attention term), attention counts as causal and checkpoints are written
+# asynchronously.
+SCENARIO_1_0 = dict(layers=80, hidden_size=8192, seq_len=4096, attention="full", checkpoint_async=0)
+
+
+@pytest.fixture
+def scenario_1_0():
+    return tco.Topology(), tco.Workload(**SCENARIO_1_0), tco.Pricing()
+
+
 @pytest.fixture
 def golden():
     return GOLDEN

@@ -9,8 +9,8 @@ import pytest
 import tco
 
 
-def test_estimate_hand_checks(scenario):
-    e = tco.estimate(*scenario)
+def test_estimate_hand_checks(scenario_1_0):
+    e = tco.estimate(*scenario_1_0)
     # 6 N D + 12 L h s D (Kaplan et al. 2020; PaLM appendix B)
     assert e.train_flops == pytest.approx(2e12 * (6 * 70e9 + 12 * 80 * 8192 * 4096), rel=1e-15)
     # compute hours = FLOPs / (1,024 x 989e12 x 0.4) / 3,600
@@ -19,7 +19,7 @@ def test_estimate_hand_checks(scenario):
     assert sum(e.waste.values()) == pytest.approx(e.cost["waste"], rel=1e-12)
     assert list(e.cost) == tco.CATEGORIES and len(tco.CATEGORIES) == 12
     assert e.cost["power"] == 0 and e.cost["cooling"] == 0  # rented: in the rate
-    assert e.scenario_fingerprint == tco.scenario_fingerprint(*scenario)
+    assert e.scenario_fingerprint == tco.scenario_fingerprint(*scenario_1_0)
     assert e.field_units()["wall_hours"] == "h"
 
 

@@ -14,7 +14,10 @@ def test_defaults_are_the_builtin_scenario():
     assert t.accelerators == 1024 and isinstance(t.accelerators, int)
     assert t.accelerator_model == "H100-SXM"
     assert w.params_total == 70e9 and w.mfu == 0.4
-    assert w.checkpoint_async is False
+    # Since 1.1: the shape is not given, attention is causal, checkpoints are asynchronous.
+    assert (w.layers, w.hidden_size, w.seq_len) == (0, 0, 4096)
+    assert (w.attention, w.recompute, w.zero_stage) == ("causal", "selective", 1)
+    assert w.checkpoint_async is True
     assert tco.Pricing().currency == "USD"
 
 
@@ -90,7 +93,9 @@ def test_freed_in_any_order():
     del handles[::2]
     gc.collect()
     assert all(c.pue == 1.3 for c in copies)
-    e = tco.estimate(copies[0], tco.Workload(tensor_parallel=1, pipeline_parallel=1), tco.Pricing())
+    # One node of 8: a model whose state fits on it (70B does not, even sharded).
+    e = tco.estimate(copies[0], tco.Workload(params_total=7e9, tensor_parallel=1, pipeline_parallel=1),
+                     tco.Pricing())
     del copies
     gc.collect()
     assert e.total > 0

@@ -345,6 +345,17 @@ func ParamTypeName(typ int32) string { return goString(C.tco_param_type_name(C.i
 // ScenarioFormatName is tco_scenario_format_name().
 func ScenarioFormatName() string { return goString(C.tco_scenario_format_name()) }
 
+// EstimateFlagName is tco_estimate_flag_name(flag), or "" for NULL.
+func EstimateFlagName(flag uint64) string {
+	return goString(C.tco_estimate_flag_name(C.uint64_t(flag)))
+}
+
+// EstimateFlagDescription is tco_estimate_flag_description(flag), or "" for
+// NULL.
+func EstimateFlagDescription(flag uint64) string {
+	return goString(C.tco_estimate_flag_description(C.uint64_t(flag)))
+}
+
 func goString(s *C.char) string {
 	if s == nil {
 		return ""
