@@ -916,6 +916,208 @@ TCO_API int tco_placement_price_batch(double *cost, double *completion_hours, in
                                       const tco_pricing *p, const tco_job *jobs, size_t job_count,
                                       const tco_placement_batch *batch, tco_error *err);
 
+/* ------------------------------------------------------------------------
+ * Decisions: which option, how much, what the answer hangs on (since 1.1;
+ * doc/model.md, sections 12 to 15)
+ * ------------------------------------------------------------------------ */
+
+/* Option i of a comparison, against option 0 (the baseline). Amounts in the
+ * pricing tables' currency, which every option must share. */
+typedef struct tco_option {
+    size_t size;                              /* sizeof(tco_option) */
+    double total;                             /* cur, all runs */
+    double cost[TCO_CATEGORY_SLOTS];          /* by tco_category */
+    double difference[TCO_CATEGORY_SLOTS];    /* cost - the baseline's cost, by category */
+    double total_difference;                  /* total - the baseline's total */
+    double cost_per_run;                      /* cur per run */
+    double cost_per_million_tokens;           /* cur per million tokens trained */
+    double cost_per_effective_accelerator_hour; /* cur per useful accelerator-hour */
+    double cost_per_pflop_day;                /* cur per PFLOP-day of useful work */
+    double one_off;                           /* cur: migration and learning, paid once */
+    double recurring_per_run;                 /* cur: cost_per_run without the one-off share */
+    double saving_per_run;                    /* the baseline's recurring_per_run - this one's */
+    double saving_per_month;                  /* saving_per_run x this option's runs per held month */
+    int32_t pays_back;                        /* 1: the saving repays one_off - the baseline's one_off */
+    int32_t cheaper;                          /* 1: less per million tokens than the baseline */
+    double payback_runs;                      /* runs until it does (0 when it never does) */
+    double payback_months;                    /* months until it does (0 when it never does) */
+    double breakeven_utilisation;             /* share of a year's hours at which owning this option's
+                                                 accelerators costs what renting them does */
+    double breakeven_rate;                    /* cur per accelerator-hour: the rental rate at which
+                                                 renting this run's hours costs what owning them does */
+    uint64_t scenario_fingerprint;
+} tco_option;
+
+/* Prices n options (n >= 1), option i being topologies[i], workloads[i]
+ * and pricings[i], all frozen, each as tco_estimate_compute prices it, and
+ * compares each with option 0, the baseline (doc/model.md, section 12).
+ * out holds n structs of out_size bytes, out_size at least
+ * sizeof(tco_option); each size field is set to out_size. one_off is
+ * migration and learning; the risk premium recurs. breakeven_utilisation
+ * is 0 when renting never costs more than owning (the rate is at most the
+ * energy of an hour used), and may exceed 1 (owning never pays). Options in
+ * different currencies fail with TCO_E_INCONSISTENT naming TCO_P_CURRENCY
+ * and both codes; an option that cannot be priced fails with its
+ * estimate's error, its index first ("option 2: ..."). On failure out is
+ * untouched. Allocates nothing; safe from any number of threads. */
+TCO_API int tco_compare(tco_option *out, size_t out_size, size_t n, const tco_topology *const *topologies,
+                        const tco_workload *const *workloads, const tco_pricing *const *pricings,
+                        tco_error *err);
+
+/* What inverse sizing solves for. */
+typedef enum tco_solve {
+    TCO_SOLVE_ACCELERATORS = 1, /* the job's accelerators, the workload's mfu as given */
+    TCO_SOLVE_MFU = 2           /* the mfu, on the workload's job as given */
+} tco_solve;
+
+/* What a run must meet: a deadline, a budget, or both (0: not given). */
+typedef struct tco_target {
+    size_t size;                 /* sizeof(tco_target) */
+    int32_t solve;               /* a tco_solve */
+    double deadline_days;        /* wall-clock days of one run; 0: none */
+    double budget;               /* cur, all runs (tco_estimate.total); 0: none */
+    double max_accelerators;     /* the largest job; 0: the topology's accelerators. Above them the
+                                    cluster grows with the job (and is paid for); below, it stays */
+    double tolerance;            /* relative, of the mfu solve: 1e-14 to 0.1; 0: 1e-9 */
+} tco_target;
+
+typedef struct tco_sizing {
+    size_t size;                 /* sizeof(tco_sizing) */
+    int32_t feasible;            /* 1: the deadline and the budget given are met */
+    int32_t price_class;         /* with deadline and budget: the cheapest tco_price_class meeting
+                                    both, or when none does the class of the closest run; else -1 */
+    int32_t iterations;          /* estimates the search priced */
+    double accelerators;         /* the job's accelerators: the fewest meeting the deadline (and the
+                                    budget), the fastest run the budget allows, or the job as given
+                                    when solving for mfu */
+    double mfu;                  /* the least mfu meeting the target; else the workload's (what the
+                                    run achieves when hfu or another input sets the time) */
+    double wall_days;            /* of one run, at the solution (or the closest achievable) */
+    double total;                /* cur, at the solution (or the closest achievable) */
+    double closest_wall_days;    /* when infeasible: the shortest run within the limits; else 0 */
+    double closest_total;        /* when infeasible: the cheapest run within the limits; else 0 */
+} tco_sizing;
+
+/* Sizes the job to a deadline, a budget or both (doc/model.md, section
+ * 13), on private copies of the handles. Accelerators are solved on the
+ * grid of whole nodes that tensor x pipeline x expert parallel divides
+ * (data_parallel follows from the size), by bisection where wall time
+ * and total are monotone, never by a blind loop; with both targets, for
+ * each price class the pricing table has (the topology's shares set to
+ * it). The mfu is solved on the job as given by Brent's method within
+ * target->tolerance, up to 1 or where hfu reaches 1. An infeasible target
+ * is not an error: feasible = 0 with the closest achievable. The scenario
+ * as given must price. Allocates nothing. */
+TCO_API int tco_size(tco_sizing *out, const tco_target *target, const tco_topology *t, const tco_workload *w,
+                     const tco_pricing *p, tco_error *err);
+
+/* One parameter swung down and up (a row of a tornado). */
+typedef struct tco_swing {
+    size_t size;                 /* sizeof(tco_swing) */
+    int32_t key;                 /* the tco_param */
+    int32_t status;              /* TCO_OK, or why a swing could not be priced (then 0 below) */
+    int32_t clipped;             /* 1: a swing was cut at the parameter's bound */
+    double low_value, high_value;   /* the values swung to */
+    double low_total, high_total;   /* the total at each */
+    double low_unit, high_unit;     /* cost per effective accelerator-hour at each */
+    double spread;               /* |high_total - low_total|: what the ranking sorts by */
+} tco_swing;
+
+/* The tornado (doc/model.md, section 14). Swings every REAL and INT
+ * parameter of the three handles, one at a time, from its value v to
+ * v x (1 - share) and v x (1 + share), share in (0, 1] (0: 0.1), and ranks
+ * them by spread, largest first, equal spreads in table order
+ * (tco_param_info_at's). A parameter at 0 has no relative swing and stays
+ * (0 mostly means "not given" or "none"): spread 0. A
+ * swing past a bound stops at it (clipped = 1); an INT swing is rounded to
+ * the nearest whole number, and one that rounds back to v moves nothing.
+ * A swing the handles or the estimate refuse gives its row that status
+ * and zeros below it (spread 0); the other rows are still priced, and
+ * the call succeeds with err left alone. out has room for cap rows of
+ * out_size bytes (sizeof(tco_swing)); the first min(cap, *n) are filled,
+ * *n receiving how many REAL and INT parameters the table holds (out may
+ * be NULL when cap is 0). Fails, writing nothing, on a NULL out or n, a
+ * small out_size, a share out of range, unfrozen handles, or a scenario
+ * that does not price as given. Allocates nothing; about 44 KB of stack. */
+TCO_API int tco_sensitivity(tco_swing *out, size_t out_size, size_t cap, size_t *n, double share,
+                            const tco_topology *t, const tco_workload *w, const tco_pricing *p,
+                            tco_error *err);
+
+typedef enum tco_distribution {
+    TCO_DIST_UNIFORM = 1,    /* a = low, b = high */
+    TCO_DIST_TRIANGULAR = 2, /* a = low, b = mode, c = high */
+    TCO_DIST_NORMAL = 3,     /* a = mean, b = standard deviation */
+    TCO_DIST_LOGNORMAL = 4   /* a = median, b = sigma of the log */
+} tco_distribution;
+
+/* An uncertain input: a parameter and its distribution, cut to [lo, hi]
+ * (both 0: the parameter's bounds; else lo < hi within them). Nothing is
+ * drawn again: u is mapped into [F(lo), F(hi)] of the distribution's CDF
+ * F before its inverse, so every draw lies in the cut (doc/model.md,
+ * section 15). The cut must hold some of the distribution; c is read for
+ * the triangular only. */
+typedef struct tco_uncertain {
+    size_t size;                 /* sizeof(tco_uncertain) */
+    int32_t key;                 /* a REAL or INT tco_param (INT draws are rounded) */
+    int32_t distribution;        /* a tco_distribution */
+    double a, b, c;
+    double lo, hi;
+} tco_uncertain;
+
+/* The inputs of Monte Carlo samples first .. first + count - 1 into
+ * values[(i - first) * n_inputs + j]. Sample i of input j is a pure
+ * function of (seed, i, j) (a counter-based generator, doc/model.md
+ * section 15): the same on every machine, in one call or in chunks, on any
+ * number of threads. The values suit tco_estimate_sweep with the inputs'
+ * keys. inputs[] is stepped by inputs[0].size; each input is checked (a
+ * REAL or INT parameter, uncertain once at most; a known distribution
+ * with possible parameters; a cut within the bounds), a failure naming
+ * inputs[j] and its parameter. Allocates nothing. */
+TCO_API int tco_monte_carlo_draw(double *values, const tco_uncertain *inputs, size_t n_inputs, uint64_t seed,
+                                 uint64_t first, size_t count, tco_error *err);
+
+/* The summary of n >= 1 values (values[i * stride], stride >= 1): the mean
+ * (compensated sum), the sample standard deviation (n - 1; 0 for one
+ * value), and percentiles by numpy's linear method, as
+ * tco_demand_percentiles has them. A NaN or infinite value is an error
+ * naming its index. Allocates a copy of the n values. */
+typedef struct tco_summary {
+    size_t size;                 /* sizeof(tco_summary) */
+    double mean, sd, min, max;
+    double p5, p10, p50, p90, p95;
+} tco_summary;
+
+TCO_API int tco_summarise(tco_summary *out, const double *values, size_t n, size_t stride, tco_error *err);
+
+/* Spearman's rank correlation of x and y (n >= 1 pairs of finite values,
+ * strided): Pearson's correlation of their ranks, tied values sharing the
+ * mean of the ranks they span; 0 when every x or every y is tied, where
+ * it is undefined. Allocates about 48 bytes a pair. */
+TCO_API int tco_rank_correlation(double *out, const double *x, size_t x_stride, const double *y,
+                                 size_t y_stride, size_t n, tco_error *err);
+
+/* A whole Monte Carlo run: samples 0 .. samples - 1 of the inputs (as
+ * tco_monte_carlo_draw draws them), each priced, on `threads` threads (0:
+ * one per online core; at most 256 and at most samples), and for every
+ * scalar field of tco_estimate (tco_estimate_field_at's DOUBLE fields, and
+ * cost and waste by slot: "cost.compute", "waste.idle") its summary, and
+ * the rank correlation of every input with the total. summaries:
+ * tco_monte_carlo_series() entries of summary_size bytes, in the order of
+ * tco_monte_carlo_series_name (static names; NULL past the end);
+ * correlation: n_inputs entries (may be NULL when there are none). The
+ * result is the same, bit for bit, for any thread count. A sample the
+ * estimate refuses fails the call with that sample's code and parameter:
+ * the lowest such sample, its index and the inputs' values in the message.
+ * Allocates samples x (series + n_inputs + 1) doubles, and about 40 bytes
+ * a sample for each thread that ranks (at most n_inputs), freed before it
+ * returns; on failure (TCO_E_NOMEM too) nothing is written. */
+TCO_API size_t tco_monte_carlo_series(void);
+TCO_API const char *tco_monte_carlo_series_name(size_t i);
+TCO_API int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double *correlation,
+                            const tco_uncertain *inputs, size_t n_inputs, uint64_t seed, size_t samples,
+                            int32_t threads, const tco_topology *t, const tco_workload *w,
+                            const tco_pricing *p, tco_error *err);
+
 #ifdef __cplusplus
 }
 #endif

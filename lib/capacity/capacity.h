@@ -1,6 +1,7 @@
 /* Capacity: demand series, the fixed/elastic split, bandwidth, storage
  * lifecycle, logging and budgets. What the rooms above may call: the
- * checks of a series and its compensated sums. Not installed. */
+ * checks of a series, its compensated sums, selection and percentiles.
+ * Not installed. */
 #ifndef TCO_CAPACITY_H
 #define TCO_CAPACITY_H
 
@@ -35,6 +36,15 @@ static inline void ksum_add(ksum *k, int lane, double x)
     k->s[lane] = t;
 }
 
+/* The same for terms of either sign (a mean of any values): the term of
+ * the larger magnitude goes first, as Neumaier has it. */
+static inline void ksum_add_signed(ksum *k, int lane, double x)
+{
+    double s = k->s[lane], t = s + x;
+    k->c[lane] += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+    k->s[lane] = t;
+}
+
 static inline double ksum_total(const ksum *k)
 {
     /* Lanes are added with the same care, then the corrections. */
@@ -45,6 +55,27 @@ static inline double ksum_total(const ksum *k)
         s = t;
     }
     return s + (c + k->c[0] + k->c[1] + k->c[2] + k->c[3]);
+}
+
+/* Puts the k-th smallest of a[left..right] at a[k], smaller before it and
+ * larger after (Floyd and Rivest's SELECT; series.c). */
+void tco__select_kth(double *a, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k);
+
+/* numpy's default ("linear") percentile p, 0 to 100, of n sorted values:
+ * it lies between the order statistics *below and *above (0-based), *w of
+ * the way; percentile_between gives the value. One formula for
+ * tco_demand_percentiles and the Monte Carlo summaries. */
+static inline void percentile_position(double p, size_t n, size_t *below, size_t *above, double *w)
+{
+    double pos = p / 100 * (double)(n - 1);
+    *below = (size_t)floor(pos);
+    *above = *below + 1 < n ? *below + 1 : *below;
+    *w = pos - (double)*below;
+}
+
+static inline double percentile_between(double lo, double hi, double w)
+{
+    return lo + (hi - lo) * w;
 }
 
 #endif

@@ -94,9 +94,10 @@ int tco_demand_percentiles(double *out, const double *percentiles, size_t count,
     if (!a)
         return TCO_E_NOMEM;
     for (size_t i = 0; i < count; i++) { /* numpy's "linear" method */
-        double pos = percentiles[i] / 100 * (double)(n - 1);
-        size_t below = (size_t)floor(pos), above = below + 1 < n ? below + 1 : below;
-        out[i] = a[below] + (a[above] - a[below]) * (pos - (double)below);
+        size_t below, above;
+        double w;
+        percentile_position(percentiles[i], n, &below, &above, &w);
+        out[i] = percentile_between(a[below], a[above], w);
     }
     free(a);
     return TCO_OK;

@@ -52,3 +52,53 @@ double tco__compensated_sum(const double *x, size_t n)
     return ksum_total(&k);
 }
 
+/* ---- order statistics -------------------------------------------------- */
+
+/* Puts the k-th smallest of a[left..right] at a[k], smaller before it and
+ * larger after: Floyd and Rivest's SELECT (CACM 18(3), 1975), which
+ * partitions around pivots chosen from a recursive sample so that about
+ * n + min(k, n - k) comparisons suffice on average. */
+void tco__select_kth(double *a, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k)
+{
+#define SWAP(x, y)                                                                                 \
+    do {                                                                                           \
+        double t_ = a[x];                                                                          \
+        a[x] = a[y];                                                                               \
+        a[y] = t_;                                                                                 \
+    } while (0)
+    while (right > left) {
+        if (right - left > 600) { /* narrow [left, right] around k by sampling */
+            double n = (double)(right - left + 1), i = (double)(k - left + 1);
+            double z = log(n), s = 0.5 * exp(2 * z / 3);
+            double sd = 0.5 * sqrt(z * s * (n - s) / n) * (i < n / 2 ? -1 : 1);
+            ptrdiff_t lo = (ptrdiff_t)((double)k - i * s / n + sd);
+            ptrdiff_t hi = (ptrdiff_t)((double)k + (n - i) * s / n + sd);
+            tco__select_kth(a, lo > left ? lo : left, hi < right ? hi : right, k);
+        }
+        double t = a[k];
+        ptrdiff_t i = left, j = right;
+        SWAP(left, k);
+        if (a[right] > t)
+            SWAP(right, left);
+        while (i < j) {
+            SWAP(i, j);
+            i++;
+            j--;
+            while (a[i] < t)
+                i++;
+            while (a[j] > t)
+                j--;
+        }
+        if (a[left] == t) {
+            SWAP(left, j);
+        } else {
+            j++;
+            SWAP(j, right);
+        }
+        if (j <= k)
+            left = j + 1;
+        if (k <= j)
+            right = j - 1;
+    }
+#undef SWAP
+}

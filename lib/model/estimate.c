@@ -32,6 +32,25 @@ static double owned_per_year(const annuity *a, double price, double residual_sha
     return (price - price * residual_share * a->discount) * a->crf + price * a->maintenance;
 }
 
+/* ---- the hardware ----------------------------------------------------- */
+
+void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_obj *w, const tco_obj *p)
+{
+    annuity owned = annuity_of(p);
+    h->rental_rate = T(RESERVED_SHARE) * P(RESERVED_PER_ACCEL_HOUR) + T(SPOT_SHARE) * P(SPOT_PER_ACCEL_HOUR) +
+                     (1 - T(RESERVED_SHARE) - T(SPOT_SHARE)) * P(ON_DEMAND_PER_ACCEL_HOUR);
+    double accel_price = P(CAPEX_PER_ACCELERATOR) + P(CAPEX_PER_SERVER) / r->per_node;
+    h->owned_per_year = owned_per_year(&owned, accel_price, P(RESIDUAL_SHARE));
+    h->it_kw = (r->N * r->tdp * W(POWER_DRAW_SHARE) + r->nodes * T(NODE_OVERHEAD_WATTS)) / 1000;
+    h->plant_kw = (r->N * r->tdp + r->nodes * T(NODE_OVERHEAD_WATTS)) / 1000; /* sized for full load */
+    double cooling_price = T(COOLING) == COOLING_LIQUID ? P(COOLING_LIQUID_CAPEX_PER_KW)
+                                                        : P(COOLING_AIR_CAPEX_PER_KW);
+    h->plant_per_year = owned_per_year(&owned, h->plant_kw * cooling_price, 0);
+    const fabric *f = &t->d.fabric; /* sized at freeze */
+    h->fabric_capex = f->switches * P(SWITCH_PRICE) + f->optics * P(OPTIC_PRICE) + f->links * P(CABLE_PRICE);
+    h->fabric_per_year = owned_per_year(&owned, h->fabric_capex, 0);
+}
+
 /* ---- the estimate ----------------------------------------------------- */
 
 int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
@@ -41,54 +60,55 @@ int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const t
     if (rc)
         return rc;
     /* Nothing below fails: out is written only once the run is known. */
+    tco__estimate_run(out, &r, t, w, p);
+    return TCO_OK;
+}
+
+void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, const tco_obj *w,
+                       const tco_obj *p)
+{
     tco_estimate *e = out;
     memset(e, 0, sizeof *e);
     e->size = sizeof *e;
 
     /* 3. Cost per category. Ownership: owned share o; of the rest, reserved,
      * spot and on demand. Rental rates include power, cooling and fabric. */
+    hardware hw;
+    tco__hardware(&hw, r, t, w, p);
     double o = T(OWNED_SHARE), rented = 1 - o;
-    double rate = rented * (T(RESERVED_SHARE) * P(RESERVED_PER_ACCEL_HOUR) +
-                            T(SPOT_SHARE) * P(SPOT_PER_ACCEL_HOUR) +
-                            (1 - T(RESERVED_SHARE) - T(SPOT_SHARE)) * P(ON_DEMAND_PER_ACCEL_HOUR));
-    double accel_price = P(CAPEX_PER_ACCELERATOR) + P(CAPEX_PER_SERVER) / r.per_node;
-    annuity owned = annuity_of(p);
-    rate += o * owned_per_year(&owned, accel_price, P(RESIDUAL_SHARE)) / HOURS_PER_YEAR;
-    double compute_all = r.billed * rate;
+    double rate = rented * hw.rental_rate + o * hw.owned_per_year / HOURS_PER_YEAR;
+    double compute_all = r->billed * rate;
 
-    double it_kw = (r.N * r.tdp * W(POWER_DRAW_SHARE) + r.nodes * T(NODE_OVERHEAD_WATTS)) / 1000;
-    double it_kwh = it_kw * r.held;
+    double it_kw = hw.it_kw;
+    double it_kwh = it_kw * r->held;
     double power_all = o * it_kwh * P(ELECTRICITY_PER_KWH);
-    double plant_kw = (r.N * r.tdp + r.nodes * T(NODE_OVERHEAD_WATTS)) / 1000; /* sized for full load */
-    double cooling_price = T(COOLING) == COOLING_LIQUID ? P(COOLING_LIQUID_CAPEX_PER_KW)
-                                                        : P(COOLING_AIR_CAPEX_PER_KW);
     double cooling_all = o * (it_kwh * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH) +
-                              owned_per_year(&owned, plant_kw * cooling_price, 0) * r.held / HOURS_PER_YEAR);
+                              hw.plant_per_year * r->held / HOURS_PER_YEAR);
 
     /* The productive share stays in compute, power and cooling; the rest is
      * waste, split by the accelerator-hours of each kind. */
-    double useful_share = r.useful / r.billed;
-    double per_hour = (compute_all + power_all + cooling_all) / r.billed;
+    double useful_share = r->useful / r->billed;
+    double per_hour = (compute_all + power_all + cooling_all) / r->billed;
     e->cost[TCO_CAT_COMPUTE] = compute_all * useful_share;
     e->cost[TCO_CAT_POWER] = power_all * useful_share;
     e->cost[TCO_CAT_COOLING] = cooling_all * useful_share;
     for (int k = 0; k < TCO_WASTE_SLOTS; k++) {
-        e->waste[k] = r.waste_h[k] * per_hour;
+        e->waste[k] = r->waste_h[k] * per_hour;
         e->cost[TCO_CAT_WASTE] += e->waste[k];
     }
 
-    const fabric *f = &t->d.fabric; /* sized at freeze */
-    double fabric_capex = f->switches * P(SWITCH_PRICE) + f->optics * P(OPTIC_PRICE) + f->links * P(CABLE_PRICE);
+    const fabric *f = &t->d.fabric;
+    double fabric_capex = hw.fabric_capex;
     /* Ring all-reduce of the gradients between sites: 2 (S-1) G per step. */
-    double steps = r.tokens / W(BATCH_TOKENS) * r.runs;
+    double steps = r->tokens / W(BATCH_TOKENS) * r->runs;
     double inter_site = 2 * (T(SITES) - 1) * W(PARAMS_TOTAL) * W(GRADIENT_BYTES) * steps;
-    e->cost[TCO_CAT_NETWORK] = o * owned_per_year(&owned, fabric_capex, 0) * r.held / HOURS_PER_YEAR +
+    e->cost[TCO_CAT_NETWORK] = o * hw.fabric_per_year * r->held / HOURS_PER_YEAR +
                               (W(EGRESS_CROSS_REGION_GB) + inter_site / 1e9) * P(EGRESS_CROSS_REGION_PER_GB) +
                               W(EGRESS_INTERNET_GB) * P(EGRESS_INTERNET_PER_GB) +
                               W(EGRESS_IN_REGION_GB) * P(EGRESS_IN_REGION_PER_GB);
 
-    double months = r.held / HOURS_PER_MONTH;
-    double hot_gb = (r.hot_cap > 0 ? r.hot_cap : r.hot_need) / 1e9;
+    double months = r->held / HOURS_PER_MONTH;
+    double hot_gb = (r->hot_cap > 0 ? r->hot_cap : r->hot_need) / 1e9;
     e->cost[TCO_CAT_STORAGE] = months * (hot_gb * P(STORAGE_HOT_PER_GB_MONTH) +
                                         T(STORAGE_HOT_GBPS) * P(STORAGE_HOT_PER_GBPS_MONTH) +
                                         T(STORAGE_WARM_TB) * 1e3 * P(STORAGE_WARM_PER_GB_MONTH) +
@@ -98,88 +118,81 @@ int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const t
 
     /* Logs and metrics: ingested, then each byte kept for the retention. */
     double kept_months = W(LOG_RETENTION_DAYS) / DAYS_PER_MONTH;
-    double log_gb = W(LOG_BYTES_PER_ACCEL_HOUR) * r.billed / 1e9;
-    double samples = r.N * W(METRICS_PER_ACCELERATOR) * r.held * 3600 / W(METRICS_INTERVAL_SECONDS);
+    double log_gb = W(LOG_BYTES_PER_ACCEL_HOUR) * r->billed / 1e9;
+    double samples = r->N * W(METRICS_PER_ACCELERATOR) * r->held * 3600 / W(METRICS_INTERVAL_SECONDS);
     double sample_gb = samples * W(METRIC_SAMPLE_BYTES) / 1e9;
     e->cost[TCO_CAT_LOGGING] = log_gb * P(LOG_INGEST_PER_GB) + samples / 1e6 * P(METRICS_PER_MILLION_SAMPLES) +
                               (log_gb + sample_gb) * kept_months * P(LOG_RETAINED_PER_GB_MONTH);
 
-    e->cost[TCO_CAT_SECURITY] = months * (r.nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
-    e->cost[TCO_CAT_PLATFORM] = months * r.nodes * P(PLATFORM_PER_NODE_MONTH);
-    double fte = fmax(P(MIN_FTE), r.nodes / P(NODES_PER_FTE));
-    e->cost[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * r.held / HOURS_PER_YEAR;
+    e->cost[TCO_CAT_SECURITY] = months * (r->nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
+    e->cost[TCO_CAT_PLATFORM] = months * r->nodes * P(PLATFORM_PER_NODE_MONTH);
+    double fte = fmax(P(MIN_FTE), r->nodes / P(NODES_PER_FTE));
+    e->cost[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * r->held / HOURS_PER_YEAR;
 
-    double rest = 0;
-    for (int c = 0; c < TCO_CAT_INDIRECT; c++)
-        rest += e->cost[c];
-    rest += e->cost[TCO_CAT_WASTE];
-    e->cost[TCO_CAT_INDIRECT] = P(MIGRATION_COST) + P(LEARNING_FTE_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12 +
-                               P(RISK_PREMIUM_SHARE) * rest;
+    e->cost[TCO_CAT_INDIRECT] = one_off_cost(p) + risk_premium(p, e->cost);
     for (size_t c = 0; c < tco_category_count(); c++)
         e->total += e->cost[c];
 
     /* Everything else the report shows. */
-    e->train_flops = r.flops;
-    e->tokens = r.tokens;
-    e->job_accelerators = r.n;
-    e->cluster_accelerators = r.N;
-    e->cluster_nodes = r.nodes;
-    e->peak_flops = r.peak;
-    e->accelerator_memory_bytes = r.memory;
-    e->model_state_bytes = W(PARAMS_TOTAL) * (W(CHECKPOINT_BYTES_PER_PARAM) + W(GRADIENT_BYTES)) / r.model_parallel;
-    e->compute_hours = r.compute_h;
-    e->wall_hours = r.wall;
-    e->held_hours = r.held;
-    e->accelerator_hours = r.billed;
-    e->effective_accelerator_hours = r.useful;
-    e->goodput = r.compute_h / r.wall;
-    e->system_mtbf_hours = r.mtbf;
-    e->checkpoint_bytes = r.ckpt;
-    e->checkpoint_write_hours = r.delta;
-    e->checkpoint_interval_hours = r.tau;
-    e->young_interval_hours = tco__young_interval(r.delta, r.mtbf);
-    e->daly_interval_hours = tco__daly_interval(r.delta, r.mtbf);
-    e->expected_failures = r.failures;
-    /* Daly's model, split: r.work_h/r.tau segments see e^((r.tau+r.delta)/M) - 1
-     * r.failures each, and a r.restart may fail too, so each costs M (e^(R/M) - 1). */
-    e->restart_hours = r.restart_h;
-    e->lost_work_hours = r.lost_h;
-    e->checkpoint_overhead_hours = r.ckpt_h;
-    e->data_stall_hours = r.work_h - r.compute_h;
-    e->data_stall_share = r.stall;
+    e->train_flops = r->flops;
+    e->tokens = r->tokens;
+    e->job_accelerators = r->n;
+    e->cluster_accelerators = r->N;
+    e->cluster_nodes = r->nodes;
+    e->peak_flops = r->peak;
+    e->accelerator_memory_bytes = r->memory;
+    e->model_state_bytes = W(PARAMS_TOTAL) * (W(CHECKPOINT_BYTES_PER_PARAM) + W(GRADIENT_BYTES)) / r->model_parallel;
+    e->compute_hours = r->compute_h;
+    e->wall_hours = r->wall;
+    e->held_hours = r->held;
+    e->accelerator_hours = r->billed;
+    e->effective_accelerator_hours = r->useful;
+    e->goodput = r->compute_h / r->wall;
+    e->system_mtbf_hours = r->mtbf;
+    e->checkpoint_bytes = r->ckpt;
+    e->checkpoint_write_hours = r->delta;
+    e->checkpoint_interval_hours = r->tau;
+    e->young_interval_hours = tco__young_interval(r->delta, r->mtbf);
+    e->daly_interval_hours = tco__daly_interval(r->delta, r->mtbf);
+    e->expected_failures = r->failures;
+    /* Daly's model, split: r->work_h/r->tau segments see e^((r->tau+r->delta)/M) - 1
+     * r->failures each, and a r->restart may fail too, so each costs M (e^(R/M) - 1). */
+    e->restart_hours = r->restart_h;
+    e->lost_work_hours = r->lost_h;
+    e->checkpoint_overhead_hours = r->ckpt_h;
+    e->data_stall_hours = r->work_h - r->compute_h;
+    e->data_stall_share = r->stall;
     e->fabric_tiers = f->tiers;
     e->fabric_switches = f->switches;
     e->fabric_links = f->links;
     e->fabric_optics = f->optics;
     e->fabric_capex = fabric_capex;
-    e->fabric_bisection_tbps = r.nodes * T(NICS_PER_NODE) * T(NIC_GBPS) / 1000 / (2 * T(OVERSUBSCRIPTION));
+    e->fabric_bisection_tbps = r->nodes * T(NICS_PER_NODE) * T(NIC_GBPS) / 1000 / (2 * T(OVERSUBSCRIPTION));
     e->inter_site_bytes = inter_site;
     e->it_power_kw = it_kw;
     e->facility_power_kw = it_kw * T(PUE);
-    e->energy_kwh = it_kw * T(PUE) * r.held;
-    e->cost_per_accelerator_hour = e->total / r.billed;
-    e->cost_per_effective_accelerator_hour = e->total / r.useful;
-    e->cost_per_million_tokens = e->total / (r.tokens * r.runs / 1e6);
-    e->cost_per_pflop_day = e->total / (r.flops * r.runs / (1e15 * 86400));
-    e->cost_per_run = e->total / r.runs;
+    e->energy_kwh = it_kw * T(PUE) * r->held;
+    e->cost_per_accelerator_hour = e->total / r->billed;
+    e->cost_per_effective_accelerator_hour = e->total / r->useful;
+    e->cost_per_million_tokens = e->total / (r->tokens * r->runs / 1e6);
+    e->cost_per_pflop_day = e->total / (r->flops * r->runs / (1e15 * 86400));
+    e->cost_per_run = e->total / r->runs;
     e->scenario_fingerprint = tco__fingerprint_combine(t->fingerprint, w->fingerprint, p->fingerprint);
 
-    e->model_flops_per_token = r.model_fpt;
-    e->hardware_flops_per_token = r.hw_fpt;
-    e->attention_term_layers = r.attention_layers;
-    e->attention_term_width = r.attention_width;
-    e->achieved_mfu = r.flops / (r.n * r.peak * r.compute_h * 3600);
-    e->achieved_hfu = r.hw_flops / (r.n * r.peak * r.compute_h * 3600);
-    e->model_flops_per_accelerator = r.flops / (r.n * r.compute_h * 3600);
-    e->sharded_state_bytes = r.lay.state;
-    e->activation_bytes = r.lay.activations;
-    e->memory_used_bytes = r.lay.state + r.lay.activations;
-    e->pipeline_bubble_share = r.lay.bubble;
-    e->comm_exposed_share = r.lay.comm_exposed;
-    e->mfu_ceiling = r.lay.mfu_ceiling;
-    e->flags = r.flags;
-
-    return TCO_OK;
+    e->model_flops_per_token = r->model_fpt;
+    e->hardware_flops_per_token = r->hw_fpt;
+    e->attention_term_layers = r->attention_layers;
+    e->attention_term_width = r->attention_width;
+    e->achieved_mfu = r->flops / (r->n * r->peak * r->compute_h * 3600);
+    e->achieved_hfu = r->hw_flops / (r->n * r->peak * r->compute_h * 3600);
+    e->model_flops_per_accelerator = r->flops / (r->n * r->compute_h * 3600);
+    e->sharded_state_bytes = r->lay.state;
+    e->activation_bytes = r->lay.activations;
+    e->memory_used_bytes = r->lay.state + r->lay.activations;
+    e->pipeline_bubble_share = r->lay.bubble;
+    e->comm_exposed_share = r->lay.comm_exposed;
+    e->mfu_ceiling = r->lay.mfu_ceiling;
+    e->flags = r->flags;
 }
 
 int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const tco_workload *workload,

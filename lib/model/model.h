@@ -64,6 +64,42 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
 
 /* ---- the estimate (estimate.c, fields.c) ------------------------------- */
 
+/* What the hardware of a run costs, rented and owned, as the estimate
+ * prices it (doc/model.md, section 3); the comparison's break-even figures
+ * read the same numbers. Annuities are cur per year of one item. */
+typedef struct hardware {
+    double rental_rate;    /* cur per rented accelerator-hour: reserved, spot and on demand blended */
+    double owned_per_year; /* one accelerator with its share of the server */
+    double it_kw;          /* average IT draw of the cluster */
+    double plant_kw;       /* the cooling plant, sized for full load */
+    double plant_per_year; /* the cluster's cooling plant */
+    double fabric_capex;   /* cur: the fabric freeze sized, priced */
+    double fabric_per_year;
+} hardware;
+
+void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_obj *w, const tco_obj *p);
+
+/* What is paid once (cur): migration and learning, the one-off part of
+ * the indirect category. */
+static inline double one_off_cost(const tco_obj *p)
+{
+    return p->v[IX_MIGRATION_COST] + p->v[IX_LEARNING_FTE_MONTHS] * p->v[IX_STAFF_PER_FTE_YEAR] / 12;
+}
+
+/* The risk premium (cur): a share of every other category, waste
+ * included, but not of migration and learning; cost[] by tco_category. */
+static inline double risk_premium(const tco_obj *p, const double *cost)
+{
+    double rest = 0;
+    for (int c = 0; c < TCO_CAT_INDIRECT; c++)
+        rest += cost[c];
+    rest += cost[TCO_CAT_WASTE];
+    return p->v[IX_RISK_PREMIUM_SHARE] * rest;
+}
+
+/* The estimate of a run tco__run_derive derived: cannot fail. */
+void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, const tco_obj *w,
+                       const tco_obj *p);
 /* The whole estimate into this version's struct; out is written only on
  * success. */
 int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err);

@@ -5,8 +5,9 @@ Usage: test_tco.py TCO GOLDEN_DIR
 
 Checks every subcommand and output format, the exit codes, that JSON and
 CBOR give the same fingerprint for each golden scenario, that converting
-round-trips, and that bad input is refused with a message naming the file,
-the key and the problem.
+round-trips, that bad input is refused with a message naming the file,
+the key and the problem, and that compare and sensitivity print what the
+library computes.
 """
 import json
 import os
@@ -180,11 +181,160 @@ def main():
     expect(["convert", os.path.join(GOLDEN, "default.json"), os.path.join(tmp, "no", "dir", "x.cbor")], 3,
            "cannot create")
 
+    compare_checks(path, write)
+    sensitivity_checks(write)
+
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
         return 1
     print("tco command: all checks passed")
     return 0
+
+
+def report_of(path):
+    rc, out, _ = run("report", path, "--format", "json")
+    check(rc == 0, f"report {path}")
+    return json.loads(out)
+
+
+def compare_checks(path, write):
+    """tco compare: the scenarios side by side, each against the first."""
+    default, owned, moe = (os.path.join(GOLDEN, n + ".json") for n in ("default", "owned", "moe"))
+    with open(owned, encoding="utf-8") as f:
+        mig = json.load(f)
+    mig["pricing"].update(migration_cost=150000, learning_fte_months=4, staff_per_fte_year=180000)
+    migrated = write("migrated.json", json.dumps(mig))
+
+    rc, out, err = run("compare", default, migrated, moe, "--format", "json")
+    check(rc == 0, f"compare --format json: {err}")
+    doc = json.loads(out)
+    opts = doc["options"]
+    check(doc["currency"] == "USD" and len(opts) == 3, "compare json: the currency and one entry a scenario")
+    check([o["scenario"] for o in opts] == [default, migrated, moe], "compare json: scenarios in order")
+    base = opts[0]
+    for o, p in zip(opts, (default, migrated, moe)):
+        rep = report_of(p)
+        for key in ("total", "cost_per_run", "cost_per_million_tokens", "cost_per_effective_accelerator_hour",
+                    "cost_per_pflop_day", "scenario_fingerprint"):
+            check(o[key] == rep[key], f"compare {p}: {key} is the report's")
+        check(o["cost"] == rep["cost"], f"compare {p}: costs by category are the report's")
+        check(set(o["difference"]) == set(rep["cost"]), f"compare {p}: a difference per category")
+        for c, v in o["difference"].items():
+            check(abs(v - (o["cost"][c] - base["cost"][c])) <= 1e-9 * max(1, abs(o["cost"][c])),
+                  f"compare {p}: difference.{c} is cost - the first's")
+        check(abs(o["total_difference"] - (o["total"] - base["total"])) <= 1e-9 * o["total"],
+              f"compare {p}: total_difference")
+        check(o["cheaper"] == (o["cost_per_million_tokens"] < base["cost_per_million_tokens"]),
+              f"compare {p}: cheaper reads the cost per million tokens")
+        check(0 < o["breakeven_utilisation"] and 0 < o["breakeven_rate"], f"compare {p}: break-even figures")
+    check(base["total_difference"] == 0 and base["saving_per_run"] == 0 and base["pays_back"] is False
+          and base["cheaper"] is False, "compare: the first against itself")
+    # The owned cluster with a migration: 150,000 + 4 x 180,000 / 12 = 210,000
+    # once, repaid by what it saves a run; one run in its held hours.
+    m = opts[1]
+    check(abs(m["one_off"] - 210000) <= 1e-6, "compare: one-off = migration + learning x staff / 12")
+    check(abs(m["recurring_per_run"] - (m["total"] - 210000)) <= 1e-6 * m["total"], "compare: recurring per run")
+    saving = base["recurring_per_run"] - m["recurring_per_run"]
+    check(abs(m["saving_per_run"] - saving) <= 1e-6 * saving, "compare: saving per run")
+    check(m["pays_back"] is True and abs(m["payback_runs"] - 210000 / saving) <= 1e-9 * m["payback_runs"],
+          "compare: payback in runs")
+    held = report_of(migrated)["held_hours"]
+    check(abs(m["saving_per_month"] - saving / (held / 730.5)) <= 1e-9 * m["saving_per_month"],
+          "compare: saving per month, one run per held month")
+    check(abs(m["payback_months"] - 210000 / m["saving_per_month"]) <= 1e-9 * m["payback_months"],
+          "compare: payback in months")
+    rc, out, _ = run("fingerprint", migrated)
+    check(int(out.split()[1], 16) == m["scenario_fingerprint"], "compare: the fingerprint is the file's")
+
+    # CSV: a column per scenario, the same numbers as the JSON, exactly.
+    rc, out, _ = run("compare", default, migrated, "--format", "csv")
+    lines = out.decode().splitlines()
+    check(rc == 0 and lines[0] == f"field,unit,{default},{migrated}", "compare csv: header")
+    rows = {line.split(",")[0]: line.split(",")[2:] for line in lines[1:]}
+    check(float(rows["total"][1]) == m["total"], "compare csv: total equals the json's exactly")
+    check(float(rows["difference.compute"][1]) == m["difference"]["compute"], "compare csv: difference.compute")
+    check(rows["pays_back"] == ["0", "1"] and "breakeven_rate" in rows, "compare csv: flags and break-even")
+
+    # The table and Markdown: labelled, side by side.
+    rc, out, _ = run("compare", default, migrated)
+    text = out.decode()
+    check(rc == 0 and default in text and migrated in text, "compare table: both scenarios named")
+    for label in ("per million tokens", "per effective accelerator-hour", "per PFLOP-day", "one-off",
+                  "payback in runs", "break-even utilisation", "break-even rental rate", "compute"):
+        check(label in text, f"compare table: {label}")
+    rc, out, _ = run("compare", default, migrated, "--format", "markdown")
+    md = out.decode().splitlines()
+    check(rc == 0 and md[0].startswith("| |") and "(baseline)" in md[0] and md[1] == "|---|---:|---:|",
+          "compare markdown: a table with the baseline first")
+    check(all(line.startswith("| ") and line.endswith(" |") for line in md[2:]), "compare markdown: rows")
+    check(any(line.startswith("| compute against the first (USD) |") for line in md), "compare markdown: compute differs")
+    check(not any(line.startswith("| database against the first") for line in md),
+          "compare markdown: categories that do not differ are left out")
+    expect(["compare", default, migrated, "-o", path("cmp.md"), "--format=markdown"], 0)
+    with open(path("cmp.md"), encoding="utf-8") as f:
+        check(f.read().splitlines() == md, "compare -o writes the same")
+
+    # Refusals.
+    expect(["compare", default], 2, "at least two")
+    expect(["compare"], 2, "at least two")
+    expect(["compare", default, migrated, "--format", "cbor"], 2, "--format cbor")
+    expect(["compare", default, migrated, "--share", "0.1"], 2, "--share")
+    eur = write("eur.json", json.dumps({"format": "libtco-scenario", "version": 1, "pricing": {"currency": "EUR"}}))
+    expect(["compare", default, moe, eur], 1, eur, "EUR", "USD", "one currency")
+    bad = write("cmp-bad.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                            "workload": {"tensor_parallel": 3}}))
+    expect(["compare", default, bad], 1, bad, "tensor_parallel")
+    expect(["compare", default, path("nowhere.json")], 3, "nowhere.json")
+
+
+def sensitivity_checks(write):
+    """tco sensitivity: the ranked tornado (tco_sensitivity)."""
+    rc, out, err = run("params", "--format", "json")
+    numeric = {p["name"]: p for p in json.loads(out) if p["type"] in ("real", "int")}
+    rc, out, err = run("sensitivity", "--format", "json")
+    check(rc == 0, f"sensitivity --format json: {err}")
+    if rc != 0:
+        return
+    doc = json.loads(out)
+    swings = doc["swings"]
+    check(doc["share"] == 0.1 and doc["currency"] == "USD", "sensitivity json: share and currency")
+    check(doc["total"] == report_of_builtin()["total"], "sensitivity json: the total as given is the report's")
+    check(len(swings) == len(numeric) and {s["parameter"] for s in swings} == set(numeric),
+          "sensitivity json: a row for every real and int parameter")
+    check([s["rank"] for s in swings] == list(range(1, len(swings) + 1)), "sensitivity json: ranks")
+    check(all(a["spread"] >= b["spread"] for a, b in zip(swings, swings[1:])), "sensitivity: largest spread first")
+    check(all(s["status"] == "ok" or s["spread"] == 0 for s in swings), "sensitivity: a failed row has no spread")
+    mfu = next(s for s in swings if s["parameter"] == "mfu")
+    d = numeric["mfu"]["default"]
+    check(abs(mfu["low_value"] - 0.9 * d) <= 1e-12 and abs(mfu["high_value"] - 1.1 * d) <= 1e-12,
+          "sensitivity: mfu swung by 10%")
+    check(abs(mfu["spread"] - abs(mfu["high_total"] - mfu["low_total"])) <= 1e-9 * mfu["spread"],
+          "sensitivity: spread = |high - low|")
+
+    rc, out, _ = run("sensitivity", "--share", "0.2", "--format", "csv")
+    lines = out.decode().splitlines()
+    check(rc == 0 and lines[0].startswith("rank,parameter,low_value,high_value,low_total,high_total"),
+          "sensitivity csv: header")
+    check(len(lines) == len(numeric) + 1, "sensitivity csv: a row each")
+    row = next(line.split(",") for line in lines[1:] if line.split(",")[1] == "mfu")
+    check(abs(float(row[2]) - 0.8 * d) <= 1e-12 and abs(float(row[3]) - 1.2 * d) <= 1e-12,
+          "sensitivity --share 0.2 swings by 20%")
+    rc, out, _ = run("sensitivity", os.path.join(GOLDEN, "owned.cbor"))
+    text = out.decode()
+    check(rc == 0 and "rank" in text and "spread" in text and "owned.cbor" in text, "sensitivity table")
+
+    expect(["sensitivity", "--share", "lots"], 2, "--share takes a number")
+    expect(["sensitivity", "--share", "2"], 2, "share")
+    expect(["sensitivity", "--format", "markdown"], 2, "--format markdown")
+    expect(["sensitivity", "a.json", "b.json"], 2, "unexpected argument")
+    bad = write("sens-bad.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                             "workload": {"tensor_parallel": 3}}))
+    expect(["sensitivity", bad], 1, bad, "tensor_parallel")
+
+
+def report_of_builtin():
+    rc, out, _ = run("report", "--format", "json")
+    return json.loads(out)
 
 
 if __name__ == "__main__":

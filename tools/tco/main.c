@@ -4,6 +4,8 @@
  *   tco convert IN OUT [--from json|cbor] [--to json|cbor]
  *   tco fingerprint [FILE] [--from json|cbor]
  *   tco params [--format table|json|csv|markdown]
+ *   tco compare A B [C...] [--format table|json|csv|markdown] [-o OUT] [--from json|cbor]
+ *   tco sensitivity [FILE] [--share S] [--format table|json|csv] [-o OUT] [--from json|cbor]
  *
  * This file: the table of commands, their options (getopt_long: --format=X
  * or --format X, anywhere among the other arguments), their help, and the
@@ -12,8 +14,10 @@
  * Exit status: 0 success; 1 the scenario was rejected or cannot be priced;
  * 2 wrong usage; 3 a file could not be read or written. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tco_cmd.h"
@@ -30,6 +34,12 @@ static const char usage_text[] =
     "      print the scenario's fingerprint and those of its three handles\n"
     "  tco params [--format table|json|csv|markdown]\n"
     "      list every parameter with its unit, default and allowed values\n"
+    "  tco compare A B [C...] [--format table|json|csv|markdown] [-o OUT]\n"
+    "      price scenarios side by side against the first: unit costs, category\n"
+    "      differences, one-off costs, payback and break-even\n"
+    "  tco sensitivity [FILE] [--share S] [--format table|json|csv] [-o OUT]\n"
+    "      swing every numeric parameter by +-S (0.1) and rank them by the spread\n"
+    "      of the total\n"
     "  tco COMMAND --help\n"
     "      that command's options\n"
     "  tco --help | --version\n"
@@ -63,6 +73,11 @@ int usage(const char *fmt, const char *arg)
 
 static const char *const report_formats[] = { "table", "json", "csv", "cbor", NULL };
 static const char *const params_formats[] = { "table", "json", "csv", "markdown", NULL };
+static const char *const compare_formats[] = { "table", "json", "csv", "markdown", NULL };
+static const char *const sensitivity_formats[] = { "table", "json", "csv", NULL };
+
+/* max_pos of a command that takes any number of positional arguments. */
+#define ANY INT_MAX
 
 typedef struct command {
     const char *name;
@@ -70,11 +85,12 @@ typedef struct command {
     int min_pos, max_pos;
     const char *missing;        /* the message when fewer than min_pos are given */
     const char *const *formats; /* what --format offers; NULL: no --format */
+    int share;                  /* 1: --share is offered */
     const char *help;           /* tco NAME --help */
 } command;
 
 static const command commands[] = {
-    { "report", cmd_report, 0, 1, NULL, report_formats,
+    { "report", cmd_report, 0, 1, NULL, report_formats, 0,
       "usage: tco report [FILE] [--format table|json|csv|cbor] [-o OUT] [--from json|cbor]\n"
       "\n"
       "Prices the scenario in FILE (the built-in one without FILE; \"-\" is standard\n"
@@ -88,7 +104,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --format json, --format=json.\n" },
-    { "convert", cmd_convert, 2, 2, "convert needs IN and OUT", NULL,
+    { "convert", cmd_convert, 2, 2, "convert needs IN and OUT", NULL, 0,
       "usage: tco convert IN OUT [--from json|cbor] [--to json|cbor]\n"
       "\n"
       "Rewrites the scenario in IN as OUT: JSON to canonical CBOR, CBOR to JSON with\n"
@@ -100,7 +116,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --to cbor, --to=cbor.\n" },
-    { "fingerprint", cmd_fingerprint, 0, 1, NULL, NULL,
+    { "fingerprint", cmd_fingerprint, 0, 1, NULL, NULL, 0,
       "usage: tco fingerprint [FILE] [--from json|cbor]\n"
       "\n"
       "Prints the fingerprint of the scenario in FILE (the built-in one without\n"
@@ -112,7 +128,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --from json, --from=json.\n" },
-    { "params", cmd_params, 0, 0, NULL, params_formats,
+    { "params", cmd_params, 0, 0, NULL, params_formats, 0,
       "usage: tco params [--format table|json|csv|markdown]\n"
       "\n"
       "Lists every parameter: name, handle, type, unit, default and allowed values.\n"
@@ -122,6 +138,41 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --format csv, --format=csv.\n" },
+    { "compare", cmd_compare, 2, ANY, "compare needs at least two scenarios: A B [C...]", compare_formats, 0,
+      "usage: tco compare A B [C...] [--format table|json|csv|markdown] [-o OUT] [--from json|cbor]\n"
+      "\n"
+      "Prices the scenarios in A, B, ... (\"-\" is standard input, once) and prints\n"
+      "them side by side, each against A, the baseline: the total and the cost per\n"
+      "run, per million tokens, per effective accelerator-hour and per PFLOP-day;\n"
+      "the difference by category; what is paid once (migration, learning) and what\n"
+      "recurs; the saving per run and per month and when it repays the one-off; and\n"
+      "the utilisation and the rental rate at which owning breaks even with renting.\n"
+      "Every scenario must be priced in the same currency.\n"
+      "\n"
+      "  -f, --format=FORMAT  table (the default), json, csv (a column per scenario),\n"
+      "                       or markdown (a table for a pull-request comment)\n"
+      "  -o, --output=OUT     write to OUT instead of standard output\n"
+      "      --from=FORMAT    read every scenario as json or cbor (default: by its\n"
+      "                       extension, else by its first byte)\n"
+      "  -h, --help           print this help\n"
+      "\n"
+      "An option's value follows it, or an '=': --format json, --format=json.\n" },
+    { "sensitivity", cmd_sensitivity, 0, 1, NULL, sensitivity_formats, 1,
+      "usage: tco sensitivity [FILE] [--share S] [--format table|json|csv] [-o OUT] [--from json|cbor]\n"
+      "\n"
+      "Swings every numeric parameter of the scenario in FILE (the built-in one\n"
+      "without FILE; \"-\" is standard input) down and up by the share S of its value,\n"
+      "one at a time, prices each side, and prints the parameters ranked by the\n"
+      "spread of the total, largest first: the tornado of what the answer hangs on.\n"
+      "\n"
+      "  -s, --share=S        the swing, a share of each value (default 0.1: +-10%)\n"
+      "  -f, --format=FORMAT  table (the default), json, or csv\n"
+      "  -o, --output=OUT     write to OUT instead of standard output\n"
+      "      --from=FORMAT    read FILE as json or cbor (default: by its extension,\n"
+      "                       else by its first byte)\n"
+      "  -h, --help           print this help\n"
+      "\n"
+      "An option's value follows it, or an '=': --share 0.2, --share=0.2.\n" },
 };
 
 /* ==== options ============================================================ */
@@ -137,6 +188,7 @@ static const struct option options[] = {
     { "output", required_argument, NULL, 'o' },
     { "from", required_argument, NULL, OPT_FROM },
     { "to", required_argument, NULL, OPT_TO },
+    { "share", required_argument, NULL, 's' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -144,7 +196,7 @@ static const struct option options[] = {
 /* '-': other arguments come back in place (as 1), so options may follow
  * them even under POSIXLY_CORRECT; ':': a missing value returns ':', apart
  * from an unknown option's '?'. */
-static const char short_options[] = "-:f:o:h";
+static const char short_options[] = "-:f:o:s:h";
 
 /* The help was printed: not an error, nothing left to do. */
 enum { HELP_SHOWN = -1 };
@@ -184,11 +236,13 @@ static int positional(cmd_args *a, const command *cmd, const char *arg)
     return 0;
 }
 
-/* argv[0] is the command's name. Returns 0, HELP_SHOWN or the exit status. */
-static int parse(cmd_args *a, const command *cmd, int argc, char **argv)
+/* argv[0] is the command's name; pos has room for argc + 1 arguments, all
+ * NULL. Returns 0, HELP_SHOWN or the exit status. */
+static int parse(cmd_args *a, const char **pos, const command *cmd, int argc, char **argv)
 {
     static const char *const files[] = { "json", "cbor", NULL };
     memset(a, 0, sizeof *a);
+    a->pos = pos;
     opterr = 0;
     int c, rc;
     while ((c = getopt_long(argc, argv, short_options, options, NULL)) != -1) {
@@ -201,6 +255,7 @@ static int parse(cmd_args *a, const command *cmd, int argc, char **argv)
         case 'o': a->output = optarg; break;
         case OPT_FROM: a->from = optarg; break;
         case OPT_TO: a->to = optarg; break;
+        case 's': a->share = optarg; break;
         case 'h':
             fputs(cmd->help, stdout);
             return HELP_SHOWN;
@@ -211,6 +266,8 @@ static int parse(cmd_args *a, const command *cmd, int argc, char **argv)
     for (; optind < argc; optind++) /* after "--" */
         if ((rc = positional(a, cmd, argv[optind])) != 0)
             return rc;
+    if (a->share && !cmd->share)
+        return usage("--share %s is not offered here", a->share);
     if (a->format && (!cmd->formats || !one_of(a->format, cmd->formats)))
         return usage("--format %s is not offered here", a->format);
     if ((a->from && !one_of(a->from, files)) || (a->to && !one_of(a->to, files)))
@@ -242,11 +299,20 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (strcmp(name, commands[i].name) != 0)
             continue;
+        /* Room for every argument, and pos[0] and pos[1] always there. */
+        const char **pos = calloc((size_t)argc + 1, sizeof *pos);
+        if (!pos) {
+            say("out of memory");
+            return EXIT_IO;
+        }
         cmd_args a;
-        int rc = parse(&a, &commands[i], argc - 1, argv + 1);
+        int rc = parse(&a, pos, &commands[i], argc - 1, argv + 1);
         if (rc == HELP_SHOWN)
-            return close_text(stdout, "-");
-        return rc ? rc : commands[i].run(&a);
+            rc = close_text(stdout, "-");
+        else if (rc == 0)
+            rc = commands[i].run(&a);
+        free(pos);
+        return rc;
     }
     return usage("unknown command %s", name);
 }

@@ -83,6 +83,24 @@ int write_cbor(const char *out, cbor_saver save, const void *what)
 
 /* ==== numbers and strings ================================================ */
 
+const char *money(char *buf, size_t cap, double v)
+{
+    char digits[64];
+    if (!isfinite(v))
+        return num(buf, cap, v);
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    size_t n = strlen(digits), j = 0;
+    if (v < 0 && j + 1 < cap)
+        buf[j++] = '-';
+    for (size_t i = 0; i < n && j + 2 < cap; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[j++] = ',';
+        buf[j++] = digits[i];
+    }
+    buf[j] = '\0';
+    return buf;
+}
+
 const char *num(char *buf, size_t cap, double v)
 {
     if (isnan(v))

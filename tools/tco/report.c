@@ -8,25 +8,6 @@
 
 #include "tco_cmd.h"
 
-/* 1234567.8 -> "1,234,568" */
-static const char *money(char *buf, size_t cap, double v)
-{
-    char digits[64];
-    if (!isfinite(v))
-        return num(buf, cap, v);
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
-    size_t n = strlen(digits), j = 0;
-    if (v < 0 && j + 1 < cap)
-        buf[j++] = '-';
-    for (size_t i = 0; i < n && j + 2 < cap; i++) {
-        if (i > 0 && (n - i) % 3 == 0)
-            buf[j++] = ',';
-        buf[j++] = digits[i];
-    }
-    buf[j] = '\0';
-    return buf;
-}
-
 /* The keys of a nested field: category or waste names. */
 static const char *named(int32_t type, size_t i)
 {

@@ -1,14 +1,16 @@
 /* What the files of the tco command share (doc/tco.md). Private to the
  * command: nothing here is installed or part of libtco's API.
  *
- *   main.c      the commands, their options (getopt_long), help and usage
- *   input.c     reading a scenario: CBOR through the library, JSON (jansson)
- *               through the public setters, then frozen
- *   output.c    writing: files, CBOR through the library, numbers and
- *               strings as JSON and CSV
- *   report.c    tco report: the table, JSON and CSV of an estimate
- *   scenario.c  tco convert and tco fingerprint: a scenario file as such
- *   params.c    tco params: the parameter list, and doc/parameters.md */
+ *   main.c         the commands, their options (getopt_long), help and usage
+ *   input.c        reading a scenario: CBOR through the library, JSON
+ *                  (jansson) through the public setters, then frozen
+ *   output.c       writing: files, CBOR through the library, amounts, and
+ *                  numbers and strings as JSON and CSV
+ *   report.c       tco report: the table, JSON and CSV of an estimate
+ *   compare.c      tco compare: scenarios side by side (tco_compare)
+ *   sensitivity.c  tco sensitivity: the ranked tornado (tco_sensitivity)
+ *   scenario.c     tco convert and tco fingerprint: a scenario file as such
+ *   params.c       tco params: the parameter list, and doc/parameters.md */
 #ifndef TCO_CMD_H
 #define TCO_CMD_H
 
@@ -29,9 +31,10 @@ enum { EXIT_REJECTED = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
 /* A command's arguments as main.c parsed them; NULL where not given. */
 typedef struct cmd_args {
-    const char *pos[2]; /* positional arguments, npos of them */
+    const char **pos; /* positional arguments, npos of them, then NULL: pos[0] and pos[1] are always
+                         there to read */
     int npos;
-    const char *format, *from, *to, *output;
+    const char *format, *from, *to, *output, *share;
 } cmd_args;
 
 /* ---- the commands: each returns the exit status ---- */
@@ -39,6 +42,8 @@ int cmd_report(const cmd_args *a);      /* report.c */
 int cmd_convert(const cmd_args *a);     /* scenario.c */
 int cmd_fingerprint(const cmd_args *a); /* scenario.c */
 int cmd_params(const cmd_args *a);      /* params.c */
+int cmd_compare(const cmd_args *a);     /* compare.c */
+int cmd_sensitivity(const cmd_args *a); /* sensitivity.c */
 
 /* ---- main.c: messages ---- */
 /* "tco: " fmt "\n" on standard error. */
@@ -76,6 +81,8 @@ int binary_to_terminal(const char *out);
 /* A library save function (size query with buf NULL, then the bytes). */
 typedef int (*cbor_saver)(uint8_t *buf, size_t cap, size_t *len, const void *what, tco_error *err);
 int write_cbor(const char *out, cbor_saver save, const void *what);
+/* 1234567.8 -> "1,234,568": whole units with thousands separators. */
+const char *money(char *buf, size_t cap, double v);
 /* The shortest decimal that reads back as exactly v, in buf (32 bytes do). */
 const char *num(char *buf, size_t cap, double v);
 void json_num(FILE *f, double v);
