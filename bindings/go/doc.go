@@ -61,6 +61,16 @@
 // LoadScenarioCBOR), the same bytes and fingerprints as the C library and
 // the other bindings write.
 //
+// # Decisions
+//
+// Compare sets options (Scenarios) against the first on cost per unit of
+// effective output, with payback and break-even; Size finds the fewest
+// accelerators or the least mfu meeting a deadline, a budget or both;
+// Sensitivity ranks every numeric parameter by how far a swing of it moves
+// the total; MonteCarlo summarises every result series over seeded draws
+// of uncertain inputs (MonteCarloDraw gives the draws), the same for any
+// number of threads.
+//
 // # Placement pricing
 //
 // Pools.Price prices one candidate placement of a job; it allocates

@@ -32,8 +32,12 @@ const (
 	Owned    PriceClass = 3
 )
 
-// String is the library's name of the class ("on_demand", "spot"...).
+// String is the library's name of the class ("on_demand", "spot"...), or
+// "none" for NoPriceClass.
 func (c PriceClass) String() string {
+	if c == NoPriceClass {
+		return "none"
+	}
 	if name := C.tco_price_class_name(C.int32_t(c)); name != nil {
 		return C.GoString(name)
 	}

@@ -18,6 +18,9 @@ from .files import from_cbor, from_json, load, save, scenario_fingerprint, to_cb
 from .placement import JOB_DTYPE, Pools, Price, jobs_array, price_placement, price_placements
 from .capacity import (bandwidth, budget, capacity_for_unmet, capacity_split, demand_stats, lifecycle,
                        logging_compare, percentiles, time_above)
+from .decide import (DISTRIBUTIONS, SERIES, Bands, Comparison, Distribution, Option, Sizing, Summary, Swing, Tornado,
+                     compare, draw, lognormal, monte_carlo, normal, rank_correlation, sensitivity, size, summarise,
+                     triangular, uniform)
 
 __version__ = ffi.string(lib.tco_version_string()).decode()
 if __version__.split(".")[0] != ffi.string(lib.tco_version_header()).decode().split(".")[0]:

@@ -183,11 +183,100 @@ static int cref_estimate(const cref *c, double *total, uint8_t *buf, size_t cap,
     *total = e.total;
     return tco_estimate_save_cbor(buf, cap, len, &e, NULL);
 }
+
+// ---- decisions: each call made in C alone, on a scenario loaded here ----
+
+static int cref_load(tco_topology **t, tco_workload **w, tco_pricing **p, const uint8_t *buf, size_t len)
+{
+    *t = NULL;
+    *w = NULL;
+    *p = NULL;
+    int rc = tco_scenario_load_cbor(t, w, p, buf, len, NULL);
+    if (rc == TCO_OK)
+        rc = tco_topology_freeze(*t, NULL);
+    if (rc == TCO_OK)
+        rc = tco_workload_freeze(*w, NULL);
+    if (rc == TCO_OK)
+        rc = tco_pricing_freeze(*p, NULL);
+    return rc;
+}
+
+static void cref_unload(tco_topology *t, tco_workload *w, tco_pricing *p)
+{
+    tco_topology_free(t);
+    tco_workload_free(w);
+    tco_pricing_free(p);
+}
+
+// n scenarios, scenario i at buf + off[i], off[i + 1] - off[i] bytes.
+static int cref_compare(tco_option *out, size_t n, const uint8_t *buf, const size_t *off, tco_error *err)
+{
+    const tco_topology *ts[16];
+    const tco_workload *ws[16];
+    const tco_pricing *ps[16];
+    tco_topology *t[16] = { 0 };
+    tco_workload *w[16] = { 0 };
+    tco_pricing *p[16] = { 0 };
+    if (n > 16)
+        return TCO_E_RANGE;
+    int rc = TCO_OK;
+    for (size_t i = 0; i < n && rc == TCO_OK; i++) {
+        rc = cref_load(&t[i], &w[i], &p[i], buf + off[i], off[i + 1] - off[i]);
+        ts[i] = t[i];
+        ws[i] = w[i];
+        ps[i] = p[i];
+    }
+    if (rc == TCO_OK)
+        rc = tco_compare(out, sizeof *out, n, ts, ws, ps, err);
+    for (size_t i = 0; i < n; i++)
+        cref_unload(t[i], w[i], p[i]);
+    return rc;
+}
+
+static int cref_size(tco_sizing *out, const tco_target *g, const uint8_t *buf, size_t len, tco_error *err)
+{
+    tco_topology *t;
+    tco_workload *w;
+    tco_pricing *p;
+    int rc = cref_load(&t, &w, &p, buf, len);
+    out->size = sizeof *out;
+    if (rc == TCO_OK)
+        rc = tco_size(out, g, t, w, p, err);
+    cref_unload(t, w, p);
+    return rc;
+}
+
+static int cref_sensitivity(tco_swing *out, size_t cap, size_t *n, double share, const uint8_t *buf, size_t len,
+                            tco_error *err)
+{
+    tco_topology *t;
+    tco_workload *w;
+    tco_pricing *p;
+    int rc = cref_load(&t, &w, &p, buf, len);
+    if (rc == TCO_OK)
+        rc = tco_sensitivity(out, sizeof *out, cap, n, share, t, w, p, err);
+    cref_unload(t, w, p);
+    return rc;
+}
+
+static int cref_monte_carlo(tco_summary *sums, double *corr, const tco_uncertain *in, size_t k, uint64_t seed,
+                            size_t samples, int32_t threads, const uint8_t *buf, size_t len, tco_error *err)
+{
+    tco_topology *t;
+    tco_workload *w;
+    tco_pricing *p;
+    int rc = cref_load(&t, &w, &p, buf, len);
+    if (rc == TCO_OK)
+        rc = tco_monte_carlo(sums, sizeof *sums, corr, in, k, seed, samples, threads, t, w, p, err);
+    cref_unload(t, w, p);
+    return rc;
+}
 */
 import "C"
 
 import (
 	"errors"
+	"strconv"
 	"unsafe"
 
 	"libtco.dev/tco"
@@ -361,4 +450,151 @@ func goString(s *C.char) string {
 		return ""
 	}
 	return C.GoString(s)
+}
+
+// ---- decisions ----------------------------------------------------------
+
+func cerr(rc C.int, e *C.tco_error) error {
+	msg := C.GoString(&e.message[0])
+	if msg == "" {
+		msg = C.GoString(C.tco_status_message(rc))
+	}
+	return errors.New("cref: " + msg)
+}
+
+func newErr() C.tco_error {
+	var e C.tco_error
+	e.size = C.size_t(unsafe.Sizeof(e))
+	return e
+}
+
+// Compare runs tco_compare in C on the scenarios (their CBOR), and gives
+// each option's fields by their names in tco.h (flags as 0 or 1, cost and
+// difference as "cost[i]" and "difference[i]"; the fingerprint apart).
+func Compare(scenarios [][]byte) ([]map[string]float64, []uint64, error) {
+	n := len(scenarios)
+	if n == 0 || n > 16 {
+		return nil, nil, errors.New("cref: 1 to 16 scenarios")
+	}
+	var buf []byte
+	off := make([]C.size_t, n+1)
+	for i, s := range scenarios {
+		buf = append(buf, s...)
+		off[i+1] = C.size_t(len(buf))
+	}
+	out := make([]C.tco_option, n)
+	e := newErr()
+	if rc := C.cref_compare(&out[0], C.size_t(n), (*C.uint8_t)(unsafe.Pointer(&buf[0])), &off[0], &e); rc != 0 {
+		return nil, nil, cerr(rc, &e)
+	}
+	res := make([]map[string]float64, n)
+	fps := make([]uint64, n)
+	for i := range out {
+		o := &out[i]
+		m := map[string]float64{
+			"total": float64(o.total), "total_difference": float64(o.total_difference),
+			"cost_per_run": float64(o.cost_per_run), "cost_per_million_tokens": float64(o.cost_per_million_tokens),
+			"cost_per_effective_accelerator_hour": float64(o.cost_per_effective_accelerator_hour),
+			"cost_per_pflop_day":                  float64(o.cost_per_pflop_day), "one_off": float64(o.one_off),
+			"recurring_per_run": float64(o.recurring_per_run), "saving_per_run": float64(o.saving_per_run),
+			"saving_per_month": float64(o.saving_per_month), "pays_back": float64(o.pays_back),
+			"cheaper": float64(o.cheaper), "payback_runs": float64(o.payback_runs),
+			"payback_months": float64(o.payback_months), "breakeven_utilisation": float64(o.breakeven_utilisation),
+			"breakeven_rate": float64(o.breakeven_rate),
+		}
+		for c := 0; c < int(C.tco_category_count()); c++ {
+			m["cost["+strconv.Itoa(c)+"]"] = float64(o.cost[c])
+			m["difference["+strconv.Itoa(c)+"]"] = float64(o.difference[c])
+		}
+		res[i] = m
+		fps[i] = uint64(o.scenario_fingerprint)
+	}
+	return res, fps, nil
+}
+
+// Size runs tco_size in C on the scenario; the fields by their names in
+// tco.h.
+func Size(scenario []byte, solve int32, deadlineDays, budget, maxAccelerators, tolerance float64) (map[string]float64, error) {
+	if len(scenario) == 0 {
+		return nil, errors.New("cref: empty scenario")
+	}
+	g := C.tco_target{solve: C.int32_t(solve), deadline_days: C.double(deadlineDays), budget: C.double(budget),
+		max_accelerators: C.double(maxAccelerators), tolerance: C.double(tolerance)}
+	g.size = C.size_t(unsafe.Sizeof(g))
+	var s C.tco_sizing
+	e := newErr()
+	if rc := C.cref_size(&s, &g, (*C.uint8_t)(unsafe.Pointer(&scenario[0])), C.size_t(len(scenario)), &e); rc != 0 {
+		return nil, cerr(rc, &e)
+	}
+	return map[string]float64{
+		"feasible": float64(s.feasible), "price_class": float64(s.price_class), "iterations": float64(s.iterations),
+		"accelerators": float64(s.accelerators), "mfu": float64(s.mfu), "wall_days": float64(s.wall_days),
+		"total": float64(s.total), "closest_wall_days": float64(s.closest_wall_days),
+		"closest_total": float64(s.closest_total),
+	}, nil
+}
+
+// Swing is a row of tco_sensitivity as C fills it.
+type Swing struct {
+	Key, Status, Clipped                                                int32
+	LowValue, HighValue, LowTotal, HighTotal, LowUnit, HighUnit, Spread float64
+}
+
+// Sensitivity runs tco_sensitivity in C on the scenario.
+func Sensitivity(scenario []byte, share float64) ([]Swing, error) {
+	if len(scenario) == 0 {
+		return nil, errors.New("cref: empty scenario")
+	}
+	rows := make([]C.tco_swing, int(C.tco_param_count()))
+	var n C.size_t
+	e := newErr()
+	if rc := C.cref_sensitivity(&rows[0], C.size_t(len(rows)), &n, C.double(share),
+		(*C.uint8_t)(unsafe.Pointer(&scenario[0])), C.size_t(len(scenario)), &e); rc != 0 {
+		return nil, cerr(rc, &e)
+	}
+	out := make([]Swing, min(int(n), len(rows)))
+	for i := range out {
+		r := &rows[i]
+		out[i] = Swing{int32(r.key), int32(r.status), int32(r.clipped), float64(r.low_value), float64(r.high_value),
+			float64(r.low_total), float64(r.high_total), float64(r.low_unit), float64(r.high_unit), float64(r.spread)}
+	}
+	return out, nil
+}
+
+// MonteCarlo runs tco_monte_carlo in C on the scenario: each series'
+// summary (mean, sd, min, max, p5, p10, p50, p90, p95) in the library's
+// order, and each input's correlation with the total.
+func MonteCarlo(scenario []byte, inputs []tco.Uncertain, seed uint64, samples, threads int) ([][9]float64, []float64, error) {
+	if len(scenario) == 0 {
+		return nil, nil, errors.New("cref: empty scenario")
+	}
+	in := make([]C.tco_uncertain, len(inputs)+1)
+	for i, u := range inputs {
+		p, err := tco.ParamByName(u.Param)
+		if err != nil {
+			return nil, nil, err
+		}
+		in[i] = C.tco_uncertain{key: C.int32_t(p.Key), distribution: C.int32_t(u.Distribution), a: C.double(u.A),
+			b: C.double(u.B), c: C.double(u.C), lo: C.double(u.Lo), hi: C.double(u.Hi)}
+		in[i].size = C.size_t(unsafe.Sizeof(in[i]))
+	}
+	sums := make([]C.tco_summary, int(C.tco_monte_carlo_series()))
+	corr := make([]C.double, len(inputs)+1)
+	e := newErr()
+	if rc := C.cref_monte_carlo(&sums[0], &corr[0], &in[0], C.size_t(len(inputs)), C.uint64_t(seed),
+		C.size_t(samples), C.int32_t(threads), (*C.uint8_t)(unsafe.Pointer(&scenario[0])), C.size_t(len(scenario)),
+		&e); rc != 0 {
+		return nil, nil, cerr(rc, &e)
+	}
+	out := make([][9]float64, len(sums))
+	for i := range sums {
+		s := &sums[i]
+		out[i] = [9]float64{float64(s.mean), float64(s.sd), float64(s.min), float64(s.max), float64(s.p5),
+			float64(s.p10), float64(s.p50), float64(s.p90), float64(s.p95)}
+	}
+	c := make([]float64, len(inputs))
+	for j := range c {
+		c[j] = float64(corr[j])
+	}
+	return out, c, nil
 }
