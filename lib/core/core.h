@@ -31,6 +31,9 @@ int tco__fail_v(tco_error *err, int code, int32_t key, const char *name, const c
 int tco__fail(tco_error *err, int code, const char *fmt, ...) TCO__PRINTF(3, 4);
 /* A failure about a key that is no parameter's: the key, no name. */
 int tco__fail_key(tco_error *err, int code, int32_t key, const char *fmt, ...) TCO__PRINTF(4, 5);
+/* why again, its code, parameter and name kept, under a new message (an
+ * inner failure told with its context: "option 2: ..."). */
+int tco__refail(tco_error *err, const tco_error *why, const char *fmt, ...) TCO__PRINTF(3, 4);
 /* A failure that names a struct field or an unknown key: key 0, name. */
 int tco__fail_named(tco_error *err, int code, const char *name, const char *fmt, ...) TCO__PRINTF(4, 5);
 

@@ -70,6 +70,15 @@ int tco__fail_key(tco_error *err, int code, int32_t key, const char *fmt, ...)
     return code;
 }
 
+int tco__refail(tco_error *err, const tco_error *why, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tco__fail_v(err, why->code, why->param, why->param_name, fmt, ap);
+    va_end(ap);
+    return why->code;
+}
+
 int tco__fail_named(tco_error *err, int code, const char *name, const char *fmt, ...)
 {
     va_list ap;

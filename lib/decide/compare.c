@@ -13,18 +13,6 @@
 /* tco_option is new in 1.1: its first version is the whole struct. */
 #define OPTION_V1_SIZE V1_SIZE(tco_option, scenario_fingerprint)
 
-/* why, with its code and parameter, as the caller's error under a new
- * message (the option's index in front). */
-static int refail(tco_error *err, const tco_error *why, const char *fmt, ...) TCO__PRINTF(3, 4);
-static int refail(tco_error *err, const tco_error *why, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tco__fail_v(err, why->code, why->param, why->param_name, fmt, ap);
-    va_end(ap);
-    return why->code;
-}
-
 /* One option priced alone: what it costs, what of it is paid once, and
  * where owning its accelerators breaks even with renting them. The
  * comparison with the baseline comes after (against). */
@@ -111,7 +99,7 @@ int tco_compare(tco_option *out, size_t out_size, size_t n, const tco_topology *
     tco_error why = TCO_ERROR_INIT;
     for (size_t i = 0; i < n; i++)
         if (tco__frozen_inputs(topologies[i], workloads[i], pricings[i], &why))
-            return refail(err, &why, "option %zu: %s", i, why.message);
+            return tco__refail(err, &why, "option %zu: %s", i, why.message);
     const char *currency = pricings[0]->o.text[IX_CURRENCY];
     for (size_t i = 1; i < n; i++) {
         const char *other = pricings[i]->o.text[IX_CURRENCY];
@@ -130,7 +118,7 @@ int tco_compare(tco_option *out, size_t out_size, size_t n, const tco_topology *
     for (size_t i = 0; i < n; i++) {
         const tco_obj *t = &topologies[i]->o, *w = &workloads[i]->o, *p = &pricings[i]->o;
         if (tco__run_derive(&r, t, w, p, &why))
-            return refail(err, &why, "option %zu: %s", i, why.message);
+            return tco__refail(err, &why, "option %zu: %s", i, why.message);
         if (i == 0) {
             option_priced(&base, &runs_per_month, &r, t, w, p);
             against(&base, &base, runs_per_month);
@@ -140,7 +128,7 @@ int tco_compare(tco_option *out, size_t out_size, size_t n, const tco_topology *
     for (size_t i = 1; i < n; i++) {
         const tco_obj *t = &topologies[i]->o, *w = &workloads[i]->o, *p = &pricings[i]->o;
         if (tco__run_derive(&r, t, w, p, &why)) /* it succeeded above: cannot fail now */
-            return refail(err, &why, "option %zu: %s", i, why.message);
+            return tco__refail(err, &why, "option %zu: %s", i, why.message);
         option_priced(&o, &runs_per_month, &r, t, w, p);
         against(&o, &base, runs_per_month);
         option_write(out, out_size, i, &o);

@@ -27,17 +27,6 @@
 #define SUMMARY_V1_SIZE V1_SIZE(tco_summary, p95)
 #define MAX_THREADS 256
 
-/* why, with its code and parameter, under a new message. */
-static int refail(tco_error *err, const tco_error *why, const char *fmt, ...) TCO__PRINTF(3, 4);
-static int refail(tco_error *err, const tco_error *why, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tco__fail_v(err, why->code, why->param, why->param_name, fmt, ap);
-    va_end(ap);
-    return why->code;
-}
-
 /* ---- the generator ----------------------------------------------------- */
 
 /* SplitMix64 (Steele, Lea and Flood, OOPSLA 2014; Vigna's reference code):
@@ -825,7 +814,7 @@ static void sample_failed(run_chunk *c, size_t i, const double *x, const tco_err
                                 tco__params[sh->d[j].ix].name, x[j]);
     c->rc = why->code;
     c->failed = i;
-    refail(&c->err, why, "%s): %s", text, why->message); /* cut at the message's length */
+    tco__refail(&c->err, why, "%s): %s", text, why->message); /* cut at the message's length */
 }
 
 static void *run_samples(void *arg)
@@ -1005,7 +994,7 @@ int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double *correla
     /* the lowest failing sample, whichever thread met it */
     for (size_t c = 0; c < T; c++)
         if (chunk[c].rc) {
-            rc = refail(err, &chunk[c].err, "%s", chunk[c].err.message);
+            rc = tco__refail(err, &chunk[c].err, "%s", chunk[c].err.message);
             goto out;
         }
 

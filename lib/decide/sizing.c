@@ -86,17 +86,6 @@ typedef struct outcome {
     point dl;
 } outcome;
 
-/* why's code and parameter under a message of the caller's. */
-static int refail(tco_error *err, const tco_error *why, const char *fmt, ...) TCO__PRINTF(3, 4);
-static int refail(tco_error *err, const tco_error *why, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tco__fail_v(err, why->code, why->param, why->param_name, fmt, ap);
-    va_end(ap);
-    return why->code;
-}
-
 /* ---- the variant ------------------------------------------------------ */
 
 /* Sets parameter ix unless the variant holds the value already: each set
@@ -182,7 +171,7 @@ static int explain(sizer *s, double x, const char *what, tco_error *err)
         rc = tco__variant_estimate(&e, &s->v, &why);
     if (rc == TCO_OK) /* cannot happen: x was refused */
         return tco__fail(err, TCO_E_INCONSISTENT, "%s", what);
-    return refail(err, &why, "%s: %s", what, why.message);
+    return tco__refail(err, &why, "%s: %s", what, why.message);
 }
 
 static double value(const point *pt, int which)
