@@ -1118,6 +1118,202 @@ TCO_API int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double 
                             int32_t threads, const tco_topology *t, const tco_workload *w,
                             const tco_pricing *p, tco_error *err);
 
+/* ------------------------------------------------------------------------
+ * Usage records: who used what, as a cluster operator has it (since 1.1;
+ * doc/records.md)
+ * ------------------------------------------------------------------------ */
+
+/* Interned texts (tag keys and values): each text is stored once and named
+ * by a dense id, 0, 1, 2... in the order first seen. XXH3-64 of the bytes
+ * finds a text; equal hashes of different texts are told apart by their
+ * bytes. Build with intern, then share read-only: find, count and text
+ * change nothing and may run on any number of threads at once. */
+typedef struct tco_tags tco_tags;
+
+TCO_API int tco_tags_new(tco_tags **out, tco_error *err);
+TCO_API void tco_tags_free(tco_tags *tags);
+/* The id of text[0 .. len), added if it is new. Texts are UTF-8, up to
+ * TCO_TAG_MAX bytes, without NUL (else TCO_E_RANGE); "" is a text. A failed
+ * intern adds nothing. */
+TCO_API int tco_tags_intern(tco_tags *tags, const char *text, size_t len, uint32_t *id, tco_error *err);
+/* The id of a text already interned; TCO_E_INDEX when it is not. */
+TCO_API int tco_tags_find(const tco_tags *tags, const char *text, size_t len, uint32_t *id, tco_error *err);
+TCO_API size_t tco_tags_count(const tco_tags *tags);
+/* The text of an id, or NULL past the count: NUL-terminated, and valid as
+ * long as the table lives (texts never move, whatever is interned later). */
+TCO_API const char *tco_tags_text(const tco_tags *tags, uint32_t id);
+
+#define TCO_TAG_MAX 256
+
+typedef enum tco_job_state {
+    TCO_JOB_COMPLETED = 0,
+    TCO_JOB_FAILED = 1,    /* ended before it finished: failed, timed out, out of memory,
+                              node failure, preempted or requeued */
+    TCO_JOB_CANCELLED = 2,
+    TCO_JOB_RUNNING = 3    /* still running at the end of the records */
+} tco_job_state;
+
+/* "completed", "failed", "cancelled", "running"; NULL if unknown. */
+TCO_API const char *tco_job_state_name(int32_t state);
+
+/* One usage record: a window of time, the accelerators held in it and how
+ * much of them was used, the price class, storage and traffic, and tags.
+ * Tags are pairs (key id, value id) of a tco_tags table, kept in one array
+ * beside the records: record r's are pairs first_tag .. first_tag +
+ * tag_count - 1, i.e. tag_pairs[2 x k] (key) and [2 x k + 1] (value). */
+typedef struct tco_record {
+    size_t size;                  /* sizeof(tco_record) */
+    double start, end;            /* UTC seconds since 1970-01-01 */
+    double accelerators;          /* held over the window */
+    double utilisation;           /* share of the held accelerator time used, 0 to 1; -1: unknown */
+    int32_t price_class;          /* a tco_price_class */
+    int32_t state;                /* a tco_job_state */
+    double storage_gb_hours[3];   /* by tco_tier: hot, warm, cold */
+    double traffic_gb[3];         /* within a region, across regions, to the internet */
+    uint32_t first_tag;           /* index of its first tag pair */
+    uint32_t tag_count;
+} tco_record;
+
+/* Records read from a file: the records, their tag pairs, the tags table
+ * and the rows refused, owned together and freed together. Reading it
+ * changes nothing: a set may be read by any number of threads at once. */
+typedef struct tco_records tco_records;
+
+/* Reading flags. */
+#define TCO_READ_STRICT 1u /* a bad row fails the whole read (else it is reported and skipped):
+                              TCO_E_TYPE (malformed) or TCO_E_RANGE (out of range), message
+                              "line N: <reason>", param_name the field */
+
+/* Slurm accounting, as `sacct --parsable2 --noheader --format=JobID,
+ * JobName,Account,User,Partition,State,Start,End,ElapsedRaw,AllocTRES`
+ * prints it (run with TZ=UTC: its times are read as UTC; job steps and
+ * jobs that never started and hold no GPU are skipped), and the plain CSV
+ * of doc/records.md (a header row naming the columns). doc/records.md
+ * lists the fields and what each becomes. A row that cannot be a record
+ * (end before start, a negative quantity, an unknown price class or state,
+ * AllocTRES without a GPU count that parses) is reported with its line and
+ * reason, never dropped silently; with TCO_READ_STRICT it fails the read,
+ * naming them. A CSV header that is not the format's (an unknown column:
+ * TCO_E_UNKNOWN_PARAM; a required one missing: TCO_E_TYPE) fails the read
+ * whatever the flags. Unknown flag bits: TCO_E_RANGE. The text is len
+ * bytes, need not end in a newline nor in a NUL, and is neither changed
+ * nor kept. On failure *out is untouched. */
+TCO_API int tco_records_read_sacct(tco_records **out, const char *text, size_t len, uint32_t flags,
+                                   tco_error *err);
+TCO_API int tco_records_read_csv(tco_records **out, const char *text, size_t len, uint32_t flags,
+                                 tco_error *err);
+TCO_API void tco_records_free(tco_records *records);
+TCO_API size_t tco_records_count(const tco_records *records);
+/* The records (count of them, in the order of their lines; NULL when
+ * there are none), their tag pairs (*pairs of them, two ids each) and the
+ * tags table (owned by the set: never free it): valid until free. The
+ * records are this library's tco_record, data[0].size bytes each: a
+ * program built against an older, shorter tco_record steps by that size,
+ * not by its own sizeof. */
+TCO_API const tco_record *tco_records_data(const tco_records *records);
+TCO_API const uint32_t *tco_records_tag_pairs(const tco_records *records, size_t *pairs);
+TCO_API const tco_tags *tco_records_tags(const tco_records *records);
+/* Rows refused: how many, and row i's line (1-based, where the row starts)
+ * and reason (printable ASCII, valid until free); TCO_E_INDEX past the
+ * count. line and reason may be NULL. */
+TCO_API size_t tco_records_bad_count(const tco_records *records);
+TCO_API int tco_records_bad_at(const tco_records *records, size_t i, uint64_t *line, const char **reason,
+                               tco_error *err);
+
+/* ------------------------------------------------------------------------
+ * Attribution: the bill of a period split among tags, to the cent (since
+ * 1.1; doc/model.md, section 16)
+ * ------------------------------------------------------------------------ */
+
+/* How costs no record caused directly (idle capacity, shared services) are
+ * spread over the groups. */
+typedef enum tco_spread {
+    TCO_SPREAD_USAGE = 1, /* in proportion to each group's direct accelerator cost */
+    TCO_SPREAD_EVEN = 2,  /* evenly over the groups (every group has records in the period) */
+    TCO_SPREAD_OWNER = 3  /* all to the group whose by_key[0] value is owner_value (with pairs:
+                           * to its groups, by their accelerator cost) */
+} tco_spread;
+
+/* Records without a tag of a grouping key fall in the group whose value
+ * is TCO_TAG_NONE ("(none)" in reports). With several tags of one key, a
+ * record's first counts. */
+#define TCO_TAG_NONE UINT32_MAX
+
+typedef struct tco_attribution_request {
+    size_t size;             /* sizeof(tco_attribution_request) */
+    double period_start;     /* UTC seconds: the billing period, start included (1970 to 9999) */
+    double period_end;       /* end excluded; after period_start */
+    uint32_t by_key[2];      /* tag key ids (texts of the tags table) to group by; by_key[1] read with pairs only */
+    uint32_t by_count;       /* 1, or 2 to group by pairs */
+    int32_t idle_rule;       /* a tco_spread for idle accelerator capacity */
+    int32_t shared_rule;     /* a tco_spread for platform, staff, security, database, logging */
+    uint32_t owner_value;    /* with TCO_SPREAD_OWNER: the by_key[0] value that takes it (a value id,
+                              * or TCO_TAG_NONE: the records without that tag) */
+} tco_attribution_request;
+
+/* The bill of the period, and how it splits; money in hundredths of the
+ * pricing table's currency ("cents", whatever the currency's own minor
+ * unit), integers that add up exactly. The bill's cents are the sums of
+ * its groups' (category by category, direct, idle and shared). A period's
+ * bill has no indirect costs (migration, learning, risk premium). */
+typedef struct tco_bill {
+    size_t size;                        /* sizeof(tco_bill) */
+    int64_t total;                      /* cents: the whole bill of the period */
+    int64_t category[TCO_CATEGORY_SLOTS]; /* cents by tco_category; sums to total */
+    int64_t direct;                     /* cents the records caused */
+    int64_t idle;                       /* cents of capacity held by nobody (none when held >= capacity) */
+    int64_t shared;                     /* cents of shared services */
+    double period_hours;
+    double capacity_accelerator_hours;  /* the cluster's over the period */
+    double held_accelerator_hours;      /* the records', within the period (may exceed capacity) */
+    double used_accelerator_hours;      /* of those, used (utilisation known, else held) */
+    double clipped_accelerator_hours;   /* the records' outside the period, not billed */
+    uint64_t records;                   /* records read */
+    uint64_t records_outside;           /* wholly outside the period */
+    uint64_t overlapping;               /* records whose window in the period overlaps another with the
+                                         * same job_id tag (each is billed) */
+} tco_bill;
+
+/* One group of records (one value of by_key[0], or one pair). */
+typedef struct tco_group {
+    size_t size;                        /* sizeof(tco_group) */
+    uint32_t value[2];                  /* tag value ids; TCO_TAG_NONE: no such tag (value[1] by one key) */
+    int64_t total;                      /* cents: direct + idle + shared */
+    int64_t category[TCO_CATEGORY_SLOTS]; /* cents by tco_category; sums to total */
+    int64_t direct, idle, shared;       /* cents */
+    double share;                       /* total / the bill's total (0 for a bill of 0) */
+    double held_accelerator_hours, used_accelerator_hours;
+    uint64_t records;
+} tco_group;
+
+/* The result of an attribution: the bill and its groups. */
+typedef struct tco_attribution tco_attribution;
+
+/* Splits the bill of the period among the records' groups (doc/model.md,
+ * section 16): each record's direct cost by category (its accelerator
+ * time in the period at its price class's rate, its storage, its traffic,
+ * clipped to the period), idle capacity and shared services spread by the
+ * rules, and the bill's total rounded to cents and split by the
+ * largest-remainder rule so that the groups add up to the bill, and each
+ * group's categories (and its direct, idle and shared) to its total,
+ * exactly. records[] (fewer than UINT32_MAX) is stepped by records[0].size;
+ * tag pairs are (key id, value id) of tags. Errors name what is wrong: a
+ * record by index ("records[7].end": end before start, a value not
+ * finite, negative or out of range, an unknown class or state, tags past
+ * n_pairs or the table), the request's field (a key or owner the table
+ * does not hold; a rule that cannot spread: usage with no priced
+ * accelerator time in the period, no record in the period, an owner
+ * without records), a bill past 2^53 cents. A failed call leaves *out
+ * alone. Allocates the result (its groups and a part per record). */
+TCO_API int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, const uint32_t *tag_pairs,
+                          size_t n_pairs, const tco_tags *tags, const tco_attribution_request *request,
+                          const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err);
+TCO_API void tco_attribution_free(tco_attribution *a);
+TCO_API int tco_attribution_bill(tco_bill *out, const tco_attribution *a, tco_error *err);
+/* The groups, largest total first (ties by value ids). */
+TCO_API size_t tco_attribution_group_count(const tco_attribution *a);
+TCO_API int tco_attribution_group_at(tco_group *out, const tco_attribution *a, size_t i, tco_error *err);
+
 #ifdef __cplusplus
 }
 #endif
