@@ -21,6 +21,7 @@ from .capacity import (bandwidth, budget, capacity_for_unmet, capacity_split, de
 from .decide import (DISTRIBUTIONS, SERIES, Bands, Comparison, Distribution, Option, Sizing, Summary, Swing, Tornado,
                      compare, draw, lognormal, monte_carlo, normal, rank_correlation, sensitivity, size, summarise,
                      triangular, uniform)
+from .records import Attribution, Records, attribute, from_pandas, read_csv, read_sacct
 
 __version__ = ffi.string(lib.tco_version_string()).decode()
 if __version__.split(".")[0] != ffi.string(lib.tco_version_header()).decode().split(".")[0]:

@@ -1,0 +1,273 @@
+"""Who spent what (doc/records.md, doc/model.md section 16): usage records
+read from Slurm accounting or CSV, and the bill of a period split among
+their teams or projects to the cent. The C library reads and attributes;
+this module only moves its arrays into numpy and pandas."""
+import os
+
+import numpy as np
+
+from ._native import ffi, lib
+from .errors import UnknownParameterError, check, new_error
+from .handles import Pricing, Topology, Workload
+from .results import CATEGORIES, _optional, enum_names
+
+PRICE_CLASSES = enum_names(lib.tco_price_class_name)
+JOB_STATES = enum_names(lib.tco_job_state_name)
+TIERS = ("hot", "warm", "cold")
+TRAFFIC = ("in_region", "cross_region", "internet")
+SPREADS = {"usage": lib.TCO_SPREAD_USAGE, "even": lib.TCO_SPREAD_EVEN, "owner": lib.TCO_SPREAD_OWNER}
+
+
+def _record_dtype():
+    """tco_record as a numpy dtype: the library's offsets and stride."""
+    off = lambda f: ffi.offsetof("tco_record", f)  # noqa: E731
+    return np.dtype({
+        "names": ["start", "end", "accelerators", "utilisation", "price_class", "state",
+                  "storage_gb_hours", "traffic_gb", "first_tag", "tag_count"],
+        "formats": ["<f8", "<f8", "<f8", "<f8", "<i4", "<i4", ("<f8", 3), ("<f8", 3), "<u4", "<u4"],
+        "offsets": [off(f) for f in ("start", "end", "accelerators", "utilisation", "price_class", "state",
+                                     "storage_gb_hours", "traffic_gb", "first_tag", "tag_count")],
+        "itemsize": ffi.sizeof("tco_record")})
+
+
+_RECORD = _record_dtype()
+
+
+def _text(source):
+    """The bytes of a file (a path) or the bytes given."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source)
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            return f.read()
+    raise TypeError(f"expected a path or bytes, not {type(source).__name__}")
+
+
+class Records:
+    """Usage records as the library read them (read_csv, read_sacct,
+    from_pandas). len(records); records.array (a numpy structured array
+    over the library's own records, valid while this object lives);
+    records.bad, the rows refused as (line, reason); records.to_pandas()."""
+
+    def __init__(self, ptr):
+        self._ptr = ffi.gc(ptr, lib.tco_records_free)
+        n = lib.tco_records_count(self._ptr)
+        data = lib.tco_records_data(self._ptr)
+        self.array = (np.frombuffer(ffi.buffer(data, n * _RECORD.itemsize), dtype=_RECORD) if n
+                      else np.zeros(0, dtype=_RECORD))
+        npairs = ffi.new("size_t *")
+        pairs = lib.tco_records_tag_pairs(self._ptr, npairs)
+        self.tag_pairs = (np.frombuffer(ffi.buffer(pairs, 8 * npairs[0]), dtype="<u4").reshape(-1, 2)
+                          if npairs[0] else np.zeros((0, 2), dtype="<u4"))
+        self._tags = lib.tco_records_tags(self._ptr)
+        err, line, reason = new_error(), ffi.new("uint64_t *"), ffi.new("const char **")
+        self.bad = []
+        for i in range(lib.tco_records_bad_count(self._ptr)):
+            check(lib.tco_records_bad_at(self._ptr, i, line, reason, err), err)
+            self.bad.append((int(line[0]), ffi.string(reason[0]).decode()))
+
+    def __len__(self):
+        return len(self.array)
+
+    def __repr__(self):
+        return f"Records({len(self)} records, {len(self.bad)} rows refused, keys={self.keys()})"
+
+    def text(self, tag_id):
+        """The text of a tag id; None for TCO_TAG_NONE."""
+        if tag_id == lib.TCO_TAG_NONE:
+            return None
+        p = lib.tco_tags_text(self._tags, int(tag_id))
+        if p == ffi.NULL:
+            raise IndexError(f"tag id {tag_id} is not in the records' tags table")
+        return ffi.string(p).decode()
+
+    def find(self, text):
+        """The id of a tag text, or None when no record has it."""
+        raw, out = text.encode(), ffi.new("uint32_t *")
+        return int(out[0]) if lib.tco_tags_find(self._tags, raw, len(raw), out, ffi.NULL) == lib.TCO_OK else None
+
+    def keys(self):
+        """The tag keys the records carry, in the order first seen."""
+        return sorted({self.text(k) for k in np.unique(self.tag_pairs[:, 0])}, key=self.find)
+
+    def to_pandas(self):
+        """One row a record: start and end (UTC datetimes), accelerators,
+        utilisation (NaN when unknown), price_class and state (names),
+        storage_<tier>_gb_hours, traffic_<kind>_gb, and tag.<key> columns
+        (missing where a record has no such tag)."""
+        pd = _optional("pandas")
+        a = self.array
+        df = pd.DataFrame({
+            "start": pd.to_datetime(a["start"], unit="s", utc=True),
+            "end": pd.to_datetime(a["end"], unit="s", utc=True),
+            "accelerators": a["accelerators"],
+            "utilisation": np.where(a["utilisation"] < 0, np.nan, a["utilisation"]),
+            "price_class": pd.Categorical.from_codes(a["price_class"], PRICE_CLASSES),
+            "state": pd.Categorical.from_codes(a["state"], JOB_STATES)})
+        for j, tier in enumerate(TIERS):
+            df[f"storage_{tier}_gb_hours"] = a["storage_gb_hours"][:, j]
+        for j, kind in enumerate(TRAFFIC):
+            df[f"traffic_{kind}_gb"] = a["traffic_gb"][:, j]
+        owner = np.repeat(np.arange(len(a)), a["tag_count"])  # pairs are laid out record after record
+        for key in self.keys():
+            kid = self.find(key)
+            col = np.full(len(a), None, dtype=object)
+            hit = self.tag_pairs[:, 0] == kid
+            col[owner[hit]] = [self.text(v) for v in self.tag_pairs[hit, 1]]
+            df[f"tag.{key}"] = col
+        return df
+
+
+def _read(reader, source, strict):
+    out, err = ffi.new("tco_records **"), new_error()
+    text = _text(source)
+    check(reader(out, text, len(text), lib.TCO_READ_STRICT if strict else 0, err), err)
+    return Records(out[0])
+
+
+def read_csv(source, strict=False):
+    """Records from a CSV file (a path) or its bytes (doc/records.md, CSV).
+    A bad row is reported in .bad and skipped; with strict=True it fails
+    the read, naming its line."""
+    return _read(lib.tco_records_read_csv, source, strict)
+
+
+def read_sacct(source, strict=False):
+    """Records from `sacct --parsable2 --noheader` output (a path or its
+    bytes; doc/records.md, Slurm accounting)."""
+    return _read(lib.tco_records_read_sacct, source, strict)
+
+
+def from_pandas(df, strict=True):
+    """Records from a DataFrame with the CSV's columns (start, end,
+    accelerators, ... tag.<key>); datetime columns are taken as UTC. It is
+    written as CSV and read by the library, so the rules are the same."""
+    out = df.copy()
+    for col in ("start", "end"):
+        if col in out and hasattr(out[col], "dt"):
+            t = out[col].dt.tz_localize("UTC") if out[col].dt.tz is None else out[col]
+            out[col] = (t - _optional("pandas").Timestamp(0, tz="UTC")).dt.total_seconds()
+    return read_csv(out.to_csv(index=False, float_format="%.17g").encode(), strict)
+
+
+def _seconds(t):
+    """UTC seconds of a time: epoch seconds, a datetime or an ISO text."""
+    if isinstance(t, (int, float, np.integer, np.floating)):
+        return float(t)
+    ts = _optional("pandas").Timestamp(t)
+    return (ts.tz_localize("UTC") if ts.tzinfo is None else ts).timestamp()
+
+
+class Attribution:
+    """The bill of a period and its split. bill: a dict of the tco_bill
+    fields (money in integer cents: total, direct, idle, shared and
+    category, a dict by category); groups: a DataFrame, one row a group,
+    largest first, with the grouping keys' values (missing: no such tag),
+    total_cents, direct_cents, idle_cents, shared_cents, <category>_cents,
+    share, held_accelerator_hours, used_accelerator_hours and records.
+    Money columns are exact integers: they add up to the bill's total."""
+
+    def __init__(self, ptr, by, records, currency):
+        ptr = ffi.gc(ptr, lib.tco_attribution_free)
+        err = new_error()
+        bill = ffi.new("tco_bill *")
+        bill.size = ffi.sizeof("tco_bill")
+        check(lib.tco_attribution_bill(bill, ptr, err), err)
+        self.by, self.currency = tuple(by), currency
+        self.bill = {f: (dict(zip(CATEGORIES, getattr(bill, f))) if f == "category" else getattr(bill, f))
+                     for f, _ in ffi.typeof("tco_bill").fields if f != "size"}
+        rows, g = [], ffi.new("tco_group *")
+        g.size = ffi.sizeof("tco_group")
+        for i in range(lib.tco_attribution_group_count(ptr)):
+            check(lib.tco_attribution_group_at(g, ptr, i, err), err)
+            row = {key: records.text(g.value[k]) for k, key in enumerate(self.by)}
+            row.update(total_cents=g.total, direct_cents=g.direct, idle_cents=g.idle, shared_cents=g.shared)
+            row.update({f"{c}_cents": g.category[j] for j, c in enumerate(CATEGORIES)})
+            row.update(share=g.share, held_accelerator_hours=g.held_accelerator_hours,
+                       used_accelerator_hours=g.used_accelerator_hours, records=g.records)
+            rows.append(row)
+        self._rows = rows
+
+    @property
+    def groups(self):
+        pd = _optional("pandas")
+        columns = [*self.by, "total_cents", "direct_cents", "idle_cents", "shared_cents",
+                   *(f"{c}_cents" for c in CATEGORIES), "share", "held_accelerator_hours",
+                   "used_accelerator_hours", "records"]
+        return pd.DataFrame(self._rows, columns=columns)
+
+    to_pandas = groups.fget
+
+    def __repr__(self):
+        return (f"Attribution(by={self.by}, {len(self._rows)} groups, "
+                f"total={self.bill['total'] / 100:,.2f} {self.currency})")
+
+    def plot(self, ax=None, top=12):
+        """Each group's cost by category, stacked (matplotlib); the largest
+        `top` groups, the rest as one bar. Returns the axes."""
+        plt = _optional("matplotlib.pyplot")
+        if ax is None:
+            _, ax = plt.subplots(figsize=(8, 4))
+        df = self.groups
+        labels = [" / ".join("none" if v is None else str(v) for v in r) for r in df[list(self.by)].itertuples(False)]
+        cents = df[[f"{c}_cents" for c in CATEGORIES]].to_numpy(dtype=float)
+        if len(labels) > top:
+            labels = labels[:top] + [f"{len(labels) - top} others"]
+            cents = np.vstack([cents[:top], cents[top:].sum(axis=0)])
+        left = np.zeros(len(labels))
+        for j, c in enumerate(CATEGORIES):
+            if cents[:, j].any():
+                ax.barh(labels[::-1], cents[::-1, j] / 100, left=left[::-1], label=c)
+                left += cents[:, j] / 100
+        ax.set_xlabel(f"cost ({self.currency})")
+        ax.set_title(f"by {', '.join(self.by)}: total {self.bill['total'] / 100:,.0f}")
+        ax.legend(fontsize=7, loc="lower right")
+        ax.figure.tight_layout()
+        return ax
+
+
+def attribute(records, topology, workload, pricing, by="project", period=None, idle="usage",
+              shared="usage", owner=None):
+    """Splits the cluster's bill over the period among the records' groups
+    (doc/model.md, section 16). by: one tag key or two (a pair of keys);
+    period: (start, end), end excluded (times as epoch seconds, datetimes
+    or ISO texts; default: the records' own span); idle and shared: how
+    idle capacity and shared services spread, "usage", "even" or "owner"
+    (then owner names the by[0] value that takes them, None for the records
+    without that tag)."""
+    if not isinstance(records, Records):
+        raise TypeError(f"records: expected tco.Records, not {type(records).__name__}")
+    for value, cls in ((topology, Topology), (workload, Workload), (pricing, Pricing)):
+        if not isinstance(value, cls):
+            raise TypeError(f"expected a tco.{cls.__name__}, not {type(value).__name__}")
+    by = (by,) if isinstance(by, str) else tuple(by)
+    if len(by) not in (1, 2):
+        raise UnknownParameterError(f"by: one tag key or two, not {len(by)}", param="by")
+    req = ffi.new("tco_attribution_request *")
+    req.size = ffi.sizeof("tco_attribution_request")
+    for k, key in enumerate(by):
+        kid = records.find(key)
+        if kid is None or kid not in records.tag_pairs[:, 0]:
+            raise UnknownParameterError(f"by: no record has a tag {key!r} (keys: {', '.join(records.keys())})",
+                                        param="by")
+        req.by_key[k] = kid
+    req.by_count = len(by)
+    for name, rule in (("idle", idle), ("shared", shared)):
+        if rule not in SPREADS:
+            raise UnknownParameterError(f"{name}: {rule!r} is not one of {', '.join(SPREADS)}", param=name)
+    req.idle_rule, req.shared_rule = SPREADS[idle], SPREADS[shared]
+    req.owner_value = lib.TCO_TAG_NONE
+    if owner is not None:
+        value = records.find(owner)
+        if value is None or value not in records.tag_pairs[:, 1]:
+            raise UnknownParameterError(f"owner: no record has the value {owner!r}", param="owner")
+        req.owner_value = value
+    if period is None:
+        a = records.array
+        period = (a["start"].min(), a["end"].max()) if len(a) else (0.0, 0.0)
+    req.period_start, req.period_end = _seconds(period[0]), _seconds(period[1])
+    out, err, npairs = ffi.new("tco_attribution **"), new_error(), ffi.new("size_t *")
+    pairs = lib.tco_records_tag_pairs(records._ptr, npairs)
+    check(lib.tco_attribute(out, lib.tco_records_data(records._ptr), len(records), pairs, npairs[0],
+                            records._tags, req, topology._ptr, workload._ptr, pricing._ptr, err), err)
+    return Attribution(out[0], by, records, pricing.currency)
