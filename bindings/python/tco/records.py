@@ -7,7 +7,7 @@ import os
 import numpy as np
 
 from ._native import ffi, lib
-from .errors import UnknownParameterError, check, new_error
+from .errors import ParameterTypeError, RangeError, UnknownParameterError, check, new_error
 from .handles import Pricing, Topology, Workload
 from .results import CATEGORIES, _optional, enum_names
 
@@ -20,14 +20,13 @@ SPREADS = {"usage": lib.TCO_SPREAD_USAGE, "even": lib.TCO_SPREAD_EVEN, "owner": 
 
 def _record_dtype():
     """tco_record as a numpy dtype: the library's offsets and stride."""
-    off = lambda f: ffi.offsetof("tco_record", f)  # noqa: E731
-    return np.dtype({
-        "names": ["start", "end", "accelerators", "utilisation", "price_class", "state",
-                  "storage_gb_hours", "traffic_gb", "first_tag", "tag_count"],
-        "formats": ["<f8", "<f8", "<f8", "<f8", "<i4", "<i4", ("<f8", 3), ("<f8", 3), "<u4", "<u4"],
-        "offsets": [off(f) for f in ("start", "end", "accelerators", "utilisation", "price_class", "state",
-                                     "storage_gb_hours", "traffic_gb", "first_tag", "tag_count")],
-        "itemsize": ffi.sizeof("tco_record")})
+    fields = [("size", "<u8"), ("start", "<f8"), ("end", "<f8"), ("accelerators", "<f8"), ("utilisation", "<f8"),
+              ("price_class", "<i4"), ("state", "<i4"), ("storage_gb_hours", ("<f8", 3)),
+              ("traffic_gb", ("<f8", 3)), ("first_tag", "<u4"), ("tag_count", "<u4")]
+    assert ffi.sizeof("size_t") == 8, "a 64-bit libtco"
+    return np.dtype({"names": [f for f, _ in fields], "formats": [t for _, t in fields],
+                     "offsets": [ffi.offsetof("tco_record", f) for f, _ in fields],
+                     "itemsize": ffi.sizeof("tco_record")})
 
 
 _RECORD = _record_dtype()
@@ -49,22 +48,25 @@ class Records:
     over the library's own records, valid while this object lives);
     records.bad, the rows refused as (line, reason); records.to_pandas()."""
 
-    def __init__(self, ptr):
-        self._ptr = ffi.gc(ptr, lib.tco_records_free)
-        n = lib.tco_records_count(self._ptr)
-        data = lib.tco_records_data(self._ptr)
-        self.array = (np.frombuffer(ffi.buffer(data, n * _RECORD.itemsize), dtype=_RECORD) if n
-                      else np.zeros(0, dtype=_RECORD))
-        npairs = ffi.new("size_t *")
-        pairs = lib.tco_records_tag_pairs(self._ptr, npairs)
-        self.tag_pairs = (np.frombuffer(ffi.buffer(pairs, 8 * npairs[0]), dtype="<u4").reshape(-1, 2)
-                          if npairs[0] else np.zeros((0, 2), dtype="<u4"))
-        self._tags = lib.tco_records_tags(self._ptr)
-        err, line, reason = new_error(), ffi.new("uint64_t *"), ffi.new("const char **")
-        self.bad = []
-        for i in range(lib.tco_records_bad_count(self._ptr)):
-            check(lib.tco_records_bad_at(self._ptr, i, line, reason, err), err)
-            self.bad.append((int(line[0]), ffi.string(reason[0]).decode()))
+    def __init__(self, array, tag_pairs, tags, bad=(), owner=None):
+        self.array, self.tag_pairs, self._tags, self.bad = array, tag_pairs, tags, list(bad)
+        self._owner = owner  # what keeps the arrays and the tags table alive
+
+    @classmethod
+    def _read(cls, ptr):
+        """The records a library reader returned (it owns them)."""
+        ptr = ffi.gc(ptr, lib.tco_records_free)
+        n, npairs = lib.tco_records_count(ptr), ffi.new("size_t *")
+        array = (np.frombuffer(ffi.buffer(lib.tco_records_data(ptr), n * _RECORD.itemsize), dtype=_RECORD)
+                 if n else np.zeros(0, dtype=_RECORD))
+        pairs = lib.tco_records_tag_pairs(ptr, npairs)
+        tag_pairs = (np.frombuffer(ffi.buffer(pairs, 8 * npairs[0]), dtype="<u4").reshape(-1, 2)
+                     if npairs[0] else np.zeros((0, 2), dtype="<u4"))
+        err, line, reason, bad = new_error(), ffi.new("uint64_t *"), ffi.new("const char **"), []
+        for i in range(lib.tco_records_bad_count(ptr)):
+            check(lib.tco_records_bad_at(ptr, i, line, reason, err), err)
+            bad.append((int(line[0]), ffi.string(reason[0]).decode()))
+        return cls(array, tag_pairs, lib.tco_records_tags(ptr), bad, ptr)
 
     def __len__(self):
         return len(self.array)
@@ -122,7 +124,7 @@ def _read(reader, source, strict):
     out, err = ffi.new("tco_records **"), new_error()
     text = _text(source)
     check(reader(out, text, len(text), lib.TCO_READ_STRICT if strict else 0, err), err)
-    return Records(out[0])
+    return Records._read(out[0])
 
 
 def read_csv(source, strict=False):
@@ -138,16 +140,80 @@ def read_sacct(source, strict=False):
     return _read(lib.tco_records_read_sacct, source, strict)
 
 
-def from_pandas(df, strict=True):
-    """Records from a DataFrame with the CSV's columns (start, end,
-    accelerators, ... tag.<key>); datetime columns are taken as UTC. It is
-    written as CSV and read by the library, so the rules are the same."""
-    out = df.copy()
-    for col in ("start", "end"):
-        if col in out and hasattr(out[col], "dt"):
-            t = out[col].dt.tz_localize("UTC") if out[col].dt.tz is None else out[col]
-            out[col] = (t - _optional("pandas").Timestamp(0, tz="UTC")).dt.total_seconds()
-    return read_csv(out.to_csv(index=False, float_format="%.17g").encode(), strict)
+def _codes(column, names, what):
+    """Names to their enum values; an unknown name is refused by row."""
+    codes = _optional("pandas").Index(names).get_indexer(column)
+    bad = np.flatnonzero(codes < 0)
+    if len(bad):
+        raise RangeError(f"row {bad[0]}: {what} = {column.iloc[bad[0]]!r} is not one of {', '.join(names)}",
+                         param=what)
+    return codes
+
+
+def _epoch(column):
+    pd = _optional("pandas")
+    if pd.api.types.is_datetime64_any_dtype(column):
+        t = column.dt.tz_localize("UTC") if column.dt.tz is None else column.dt.tz_convert("UTC")
+        return (t - pd.Timestamp(0, tz="UTC")).dt.total_seconds().to_numpy(dtype=float)
+    if pd.api.types.is_numeric_dtype(column):
+        return column.to_numpy(dtype=float)
+    return _epoch(pd.to_datetime(column, utc=True, format="ISO8601"))
+
+
+def from_pandas(df):
+    """Records from a DataFrame with the CSV's columns (doc/records.md:
+    start, end, accelerators required; utilisation, price_class, state,
+    storage_<tier>_gb_hours, traffic_<kind>_gb and tag.<key> optional).
+    Times are datetimes (naive ones taken as UTC), ISO texts or epoch
+    seconds. The columns become the library's record array directly, and
+    tco.attribute checks every record as it does a file's, naming the row."""
+    pd = _optional("pandas")
+    known = {"start", "end", "accelerators", "utilisation", "price_class", "state",
+             *(f"storage_{t}_gb_hours" for t in TIERS), *(f"traffic_{k}_gb" for k in TRAFFIC)}
+    for col in df.columns:
+        if col not in known and not str(col).startswith("tag."):
+            raise UnknownParameterError(f"column {col!r} is not a records column (doc/records.md, CSV)", param=col)
+    for col in ("start", "end", "accelerators"):
+        if col not in df:
+            raise ParameterTypeError(f"the records need a column {col!r}", param=col)
+    n = len(df)
+    a = np.zeros(n, dtype=_RECORD)
+    a["size"] = _RECORD.itemsize
+    a["start"], a["end"] = _epoch(df["start"]), _epoch(df["end"])
+    a["accelerators"] = df["accelerators"].to_numpy(dtype=float)
+    a["utilisation"] = df["utilisation"].fillna(-1).to_numpy(dtype=float) if "utilisation" in df else -1
+    a["price_class"] = (_codes(df["price_class"].fillna("owned"), PRICE_CLASSES, "price_class")
+                        if "price_class" in df else PRICE_CLASSES.index("owned"))
+    a["state"] = _codes(df["state"].fillna("completed"), JOB_STATES, "state") if "state" in df else 0
+    for j, tier in enumerate(TIERS):
+        if f"storage_{tier}_gb_hours" in df:
+            a["storage_gb_hours"][:, j] = df[f"storage_{tier}_gb_hours"].fillna(0).to_numpy(dtype=float)
+    for j, kind in enumerate(TRAFFIC):
+        if f"traffic_{kind}_gb" in df:
+            a["traffic_gb"][:, j] = df[f"traffic_{kind}_gb"].fillna(0).to_numpy(dtype=float)
+    # Tags: keys interned first (ids 0 to k - 1, as the readers do), then
+    # each column's distinct values once.
+    out, err = ffi.new("tco_tags **"), new_error()
+    check(lib.tco_tags_new(out, err), err)
+    tags = ffi.gc(out[0], lib.tco_tags_free)
+    tag_cols = [c for c in df.columns if str(c).startswith("tag.")]
+
+    def intern(text):
+        raw, tid = str(text).encode(), ffi.new("uint32_t *")  # a number's value tags as its text
+        check(lib.tco_tags_intern(tags, raw, len(raw), tid, err), err, f"tag {text!r}")
+        return tid[0]
+
+    keys = np.array([intern(c[4:]) for c in tag_cols], dtype="<u4")
+    values = np.full((n, len(tag_cols)), -1, dtype=np.int64)
+    for j, col in enumerate(tag_cols):  # an empty value is no tag, as in the CSV
+        codes, uniques = pd.factorize(df[col])  # missing: code -1
+        ids = np.array([intern(u) if u != "" else -1 for u in uniques], dtype=np.int64)
+        values[:, j] = np.where(codes >= 0, ids[np.maximum(codes, 0)] if len(ids) else -1, -1)
+    held = values >= 0
+    a["tag_count"] = held.sum(axis=1)
+    a["first_tag"] = np.concatenate([[0], np.cumsum(a["tag_count"])[:-1]]) if n else []
+    pairs = np.stack([np.broadcast_to(keys, values.shape)[held], values[held]], axis=1).astype("<u4")
+    return Records(a, pairs.reshape(-1, 2), tags, owner=tags)
 
 
 def _seconds(t):
@@ -266,8 +332,9 @@ def attribute(records, topology, workload, pricing, by="project", period=None, i
         a = records.array
         period = (a["start"].min(), a["end"].max()) if len(a) else (0.0, 0.0)
     req.period_start, req.period_end = _seconds(period[0]), _seconds(period[1])
-    out, err, npairs = ffi.new("tco_attribution **"), new_error(), ffi.new("size_t *")
-    pairs = lib.tco_records_tag_pairs(records._ptr, npairs)
-    check(lib.tco_attribute(out, lib.tco_records_data(records._ptr), len(records), pairs, npairs[0],
-                            records._tags, req, topology._ptr, workload._ptr, pricing._ptr, err), err)
+    out, err = ffi.new("tco_attribution **"), new_error()
+    recs = ffi.cast("const tco_record *", ffi.from_buffer(records.array)) if len(records) else ffi.NULL
+    pairs = ffi.cast("const uint32_t *", ffi.from_buffer(records.tag_pairs)) if len(records.tag_pairs) else ffi.NULL
+    check(lib.tco_attribute(out, recs, len(records), pairs, len(records.tag_pairs), records._tags, req,
+                            topology._ptr, workload._ptr, pricing._ptr, err), err)
     return Attribution(out[0], by, records, pricing.currency)

@@ -109,3 +109,25 @@ def test_bad_requests(records, cluster):
         tco.attribute(CSV, *cluster)
     with pytest.raises(TypeError):
         tco.read_csv(12)
+
+
+def test_from_pandas_attributes_as_the_file(records, cluster):
+    df = records.to_pandas()
+    df["start"] = df["start"].dt.tz_localize(None)  # naive datetimes are UTC
+    df["end"] = df["end"].astype(str)  # ISO texts as well
+    mine = tco.attribute(tco.from_pandas(df), *cluster, by="project", period=PERIOD)
+    theirs = tco.attribute(records, *cluster, by="project", period=PERIOD)
+    assert mine.bill == theirs.bill and mine.groups.equals(theirs.groups)
+
+
+def test_from_pandas_refuses_by_name(records, cluster):
+    df = records.to_pandas()
+    with pytest.raises(tco.RangeError, match="row 1: price_class = 'reservd'"):
+        tco.from_pandas(df.assign(price_class=["spot", "reservd", "owned"]))
+    with pytest.raises(tco.UnknownParameterError, match="'team'"):
+        tco.from_pandas(df.assign(team="x"))
+    with pytest.raises(tco.ParameterTypeError, match="'accelerators'"):
+        tco.from_pandas(df.drop(columns="accelerators"))
+    backwards = tco.from_pandas(df.assign(end=df["start"] - pd.Timedelta(hours=1)))
+    with pytest.raises(tco.RangeError, match=r"records\[0\].end"):  # checked as a file's records are
+        tco.attribute(backwards, *cluster, period=PERIOD)
