@@ -71,6 +71,16 @@
 // of uncertain inputs (MonteCarloDraw gives the draws), the same for any
 // number of threads.
 //
+// # Usage records and attribution
+//
+// ReadSacct and ReadCSV read usage records (who held which accelerators
+// when, under which price class, with which tags) from Slurm accounting or
+// a plain CSV, reporting each row they refuse with its line (Records.Bad),
+// or failing on the first in strict mode. Attribute splits the bill of a
+// period among the groups of one tag key or a pair of keys, in Cents that
+// add up exactly: the groups to the bill, each group's categories to its
+// total.
+//
 // # Placement pricing
 //
 // Pools.Price prices one candidate placement of a job; it allocates

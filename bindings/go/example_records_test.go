@@ -1,0 +1,58 @@
+package tco_test
+
+import (
+	"fmt"
+	"log"
+	"time"
+
+	"libtco.dev/tco"
+)
+
+// Who pays for a day of a 64-accelerator cluster: the usage records of
+// the day (CSV, one row refused), the bill split by project to the cent,
+// idle capacity and shared services spread by use. The record without a
+// project falls in the group "" ("(none)" here), and is clipped to the
+// day.
+func ExampleAttribute() {
+	csv := "start,end,accelerators,utilisation,price_class,tag.project\n" +
+		"2026-11-01T00:00:00Z,2026-11-01T12:00:00Z,32,0.8,reserved,llama\n" +
+		"2026-11-01T06:00:00Z,2026-11-01T18:00:00Z,16,,spot,vision\n" +
+		"2026-11-01T08:00:00Z,2026-11-01T07:00:00Z,8,,,llama\n" +
+		"2026-11-01T20:00:00Z,2026-11-02T02:00:00Z,8,,on_demand,\n"
+	records, err := tco.ReadCSV([]byte(csv), false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer records.Close()
+	for _, b := range records.Bad() {
+		fmt.Printf("line %d refused: %s\n", b.Line, b.Reason)
+	}
+	s, err := tco.NewScenario(tco.Set("accelerators", 64))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	a, err := s.Attribute(records, tco.AttributionRequest{
+		PeriodStart: day, PeriodEnd: day.AddDate(0, 0, 1), By: []string{"project"}, Idle: "usage", Shared: "usage",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("bill %v: direct %v, idle %v, shared %v; %.0f of %.0f accelerator-hours held\n", a.Bill.Total,
+		a.Bill.Direct, a.Bill.Idle, a.Bill.Shared, a.Bill.HeldAcceleratorHours, a.Bill.CapacityAcceleratorHours)
+	for _, g := range a.Groups {
+		name := g.Values[0]
+		if name == "" {
+			name = "(none)"
+		}
+		fmt.Printf("%-6s %8v (%4.1f%%): compute %v, direct %v, idle %v, shared %v\n", name, g.Total,
+			100*g.Share, g.Category["compute"], g.Direct, g.Idle, g.Shared)
+	}
+	// Output:
+	// line 4 refused: end = 1793516400 is before start = 1793520000 (seconds since 1970)
+	// bill 6530.00: direct 1472.00, idle 3712.00, shared 1346.00; 608 of 1536 accelerator-hours held
+	// llama   4258.69 (65.2%): compute 960.00, direct 960.00, idle 2420.87, shared 877.82
+	// vision  1703.48 (26.1%): compute 384.00, direct 384.00, idle 968.35, shared 351.13
+	// (none)   567.83 ( 8.7%): compute 128.00, direct 128.00, idle 322.78, shared 117.05
+}
