@@ -9,6 +9,8 @@ round-trips, that bad input is refused with a message naming the file,
 the key and the problem, and that compare and sensitivity print what the
 library computes.
 """
+import csv
+import io
 import json
 import os
 import subprocess
@@ -183,6 +185,7 @@ def main():
 
     compare_checks(path, write)
     sensitivity_checks(write)
+    attribute_checks(write)
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
@@ -330,6 +333,75 @@ def sensitivity_checks(write):
     bad = write("sens-bad.json", json.dumps({"format": "libtco-scenario", "version": 1,
                                              "workload": {"tensor_parallel": 3}}))
     expect(["sensitivity", bad], 1, bad, "tensor_parallel")
+
+
+# The CSV example of doc/records.md with one refused row and an untagged record.
+USAGE_CSV = """start,end,accelerators,utilisation,price_class,state,tag.project,tag.user
+2026-11-01T00:00:00Z,2026-11-01T02:00:00Z,8,0.62,on_demand,completed,llama,alice
+2026-11-01T01:30:00Z,2026-11-01T03:00:00Z,16,,spot,failed,"vision, eval",bob
+2026-11-01T01:30:00Z,2026-11-01T03:00:00Z,banana,,spot,failed,x,bob
+2026-11-01T02:00:00Z,2026-11-01T04:00:00Z,4,,owned,completed,,carol
+"""
+USAGE_SACCT = """100|pretrain|llama|alice|gpu|COMPLETED|2026-11-01T00:00:00|2026-11-01T02:00:00|7200|cpu=64,gres/gpu=8,node=1
+100.batch|batch|llama|alice||COMPLETED|2026-11-01T00:00:00|2026-11-01T02:00:00|7200|cpu=64,gres/gpu=8,node=1
+101|eval|vision|bob|gpu|RUNNING|2026-11-01T01:00:00|Unknown|3600|cpu=16,gres/gpu=2,node=1
+"""
+
+
+def attribute_checks(write):
+    """tco attribute: every format adds up to the bill in cents, the rules
+    do what they say, and a refused row or option is named."""
+    usage = write("usage.csv", USAGE_CSV)
+    day = ["--period", "2026-11-01,2026-11-02"]
+    rc, out, err = run("attribute", usage, "--by", "project", *day, "--format", "json")
+    check(rc == 0 and "line 4" in err and "banana" in err, "attribute: the refused row is named on stderr")
+    d = json.loads(out)
+    bill, groups = d["bill"], d["groups"]
+    check(bill["total_cents"] == sum(g["total_cents"] for g in groups) == sum(bill["category_cents"].values()),
+          "attribute json: the groups and the categories add up to the bill, to the cent")
+    check(all(sum(g["category_cents"].values()) == g["total_cents"] ==
+              g["direct_cents"] + g["idle_cents"] + g["shared_cents"] for g in groups),
+          "attribute json: each group's categories add up to it")
+    check([g["project"] for g in groups] == ["llama", "vision, eval", None] and bill["rows_refused"] == 1,
+          "attribute json: groups largest first, the untagged record as null")
+    # 24 h, 48 accelerator-hours held: 8 x 2 + 16 x 1.5 + 4 x 2.
+    check(bill["period_hours"] == 24 and bill["held_accelerator_hours"] == 48, "attribute json: the hours")
+
+    rc, out, _ = run("attribute", usage, "--by", "project,user", *day, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out.decode())))
+    check(rc == 0 and list(rows[0])[:4] == ["project", "user", "total_cents", "direct_cents"], "attribute csv: header")
+    check(sum(int(r["total_cents"]) for r in rows) == bill["total_cents"] and rows[1]["project"] == "vision, eval",
+          "attribute csv: the pairs add up to the same bill")
+    rc, out, _ = run("attribute", usage, "--by", "project", *day)
+    text = out.decode()
+    check(rc == 0 and "bill" in text and "llama" in text and "(none)" in text, "attribute table")
+
+    rc, out, _ = run("attribute", usage, "--by", "user", *day, "--idle-rule", "owner", "--owner", "alice",
+                     "--format", "json")
+    d = json.loads(out)
+    alice = next(g for g in d["groups"] if g["user"] == "alice")
+    check(alice["idle_cents"] == d["bill"]["idle_cents"], "attribute --idle-rule owner: the owner takes all idle")
+    rc, out, _ = run("attribute", usage, "--by", "user", *day, "--idle-rule", "even", "--format", "json")
+    idle = [g["idle_cents"] for g in json.loads(out)["groups"]]
+    check(max(idle) - min(idle) <= 1, "attribute --idle-rule even: even to the cent")
+
+    sacct = write("usage.txt", USAGE_SACCT)
+    rc, out, _ = run("attribute", sacct, "--by", "project", "--format", "json")
+    d = json.loads(out)
+    check(rc == 0 and d["bill"]["records"] == 2 and d["bill"]["held_accelerator_hours"] == 8 * 2 + 2 * 1,
+          "attribute: sacct found by its '|', steps skipped, the period the records' span")
+
+    expect(["attribute", usage, "--by", "project", "--strict"], 1, "line 4")
+    expect(["attribute", usage, "--by", "team"], 1, "--by team", "project, user")
+    expect(["attribute", usage, "--by", "user", "--idle-rule", "owner", "--owner", "dave"], 1, "--owner dave")
+    expect(["attribute", usage], 2, "--by")
+    expect(["attribute", usage, "--by", "a,b,c"], 2, "one tag key or two")
+    expect(["attribute", usage, "--by", "user", "--idle-rule", "fair"], 2, "usage, even or owner")
+    expect(["attribute", usage, "--by", "user", "--period", "2026-11-02,2026-11-01"], 2, "after the start")
+    expect(["attribute", usage, "--by", "user", "--period", "yesterday"], 2, "--period")
+    expect(["attribute", usage, "--by", "user", "--records", "xlsx"], 2, "csv or sacct")
+    expect(["attribute"], 2, "RECORDS")
+    expect(["report", "--by", "user"], 2, "--by is not offered here")
 
 
 def report_of_builtin():

@@ -21,8 +21,7 @@
 
 /* ==== files ============================================================== */
 
-/* Reads all of path ("-": standard input) into a new buffer. */
-static int read_all(const char *path, unsigned char **data, size_t *len)
+int read_file(const char *path, size_t max_bytes, unsigned char **data, size_t *len)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
@@ -35,8 +34,8 @@ static int read_all(const char *path, unsigned char **data, size_t *len)
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap)
             break;
-        if (cap >= MAX_FILE_BYTES) {
-            say("%s: larger than %u MiB: not a scenario", path, MAX_FILE_BYTES >> 20);
+        if (cap >= max_bytes) {
+            say("%s: larger than %zu MiB", path, max_bytes >> 20);
             free(buf);
             if (f != stdin)
                 fclose(f);
@@ -303,7 +302,7 @@ int scenario_load(scenario *s, const char *path, const char *from)
     memset(s, 0, sizeof *s);
     unsigned char *data = NULL;
     size_t len = 0;
-    int rc = path ? read_all(path, &data, &len) : 0;
+    int rc = path ? read_file(path, MAX_FILE_BYTES, &data, &len) : 0;
     if (rc)
         return rc;
     const char *fmt = path ? file_format(from, path, data, len) : "";

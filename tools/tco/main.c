@@ -6,6 +6,7 @@
  *   tco params [--format table|json|csv|markdown]
  *   tco compare A B [C...] [--format table|json|csv|markdown] [-o OUT] [--from json|cbor]
  *   tco sensitivity [FILE] [--share S] [--format table|json|csv] [-o OUT] [--from json|cbor]
+ *   tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END] [...]
  *
  * This file: the table of commands, their options (getopt_long: --format=X
  * or --format X, anywhere among the other arguments), their help, and the
@@ -40,6 +41,10 @@ static const char usage_text[] =
     "  tco sensitivity [FILE] [--share S] [--format table|json|csv] [-o OUT]\n"
     "      swing every numeric parameter by +-S (0.1) and rank them by the spread\n"
     "      of the total\n"
+    "  tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END]\n"
+    "      [--idle-rule R] [--shared-rule R] [--owner V] [--records csv|sacct]\n"
+    "      [--strict] [--format table|json|csv] [-o OUT]\n"
+    "      split the bill of a period among the usage records' tags, to the cent\n"
     "  tco COMMAND --help\n"
     "      that command's options\n"
     "  tco --help | --version\n"
@@ -75,6 +80,7 @@ static const char *const report_formats[] = { "table", "json", "csv", "cbor", NU
 static const char *const params_formats[] = { "table", "json", "csv", "markdown", NULL };
 static const char *const compare_formats[] = { "table", "json", "csv", "markdown", NULL };
 static const char *const sensitivity_formats[] = { "table", "json", "csv", NULL };
+static const char *const attribute_formats[] = { "table", "json", "csv", NULL };
 
 /* max_pos of a command that takes any number of positional arguments. */
 #define ANY INT_MAX
@@ -86,11 +92,12 @@ typedef struct command {
     const char *missing;        /* the message when fewer than min_pos are given */
     const char *const *formats; /* what --format offers; NULL: no --format */
     int share;                  /* 1: --share is offered */
+    int attribution;            /* 1: --by, --period, --idle-rule... are offered */
     const char *help;           /* tco NAME --help */
 } command;
 
 static const command commands[] = {
-    { "report", cmd_report, 0, 1, NULL, report_formats, 0,
+    { "report", cmd_report, 0, 1, NULL, report_formats, 0, 0,
       "usage: tco report [FILE] [--format table|json|csv|cbor] [-o OUT] [--from json|cbor]\n"
       "\n"
       "Prices the scenario in FILE (the built-in one without FILE; \"-\" is standard\n"
@@ -104,7 +111,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --format json, --format=json.\n" },
-    { "convert", cmd_convert, 2, 2, "convert needs IN and OUT", NULL, 0,
+    { "convert", cmd_convert, 2, 2, "convert needs IN and OUT", NULL, 0, 0,
       "usage: tco convert IN OUT [--from json|cbor] [--to json|cbor]\n"
       "\n"
       "Rewrites the scenario in IN as OUT: JSON to canonical CBOR, CBOR to JSON with\n"
@@ -116,7 +123,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --to cbor, --to=cbor.\n" },
-    { "fingerprint", cmd_fingerprint, 0, 1, NULL, NULL, 0,
+    { "fingerprint", cmd_fingerprint, 0, 1, NULL, NULL, 0, 0,
       "usage: tco fingerprint [FILE] [--from json|cbor]\n"
       "\n"
       "Prints the fingerprint of the scenario in FILE (the built-in one without\n"
@@ -128,7 +135,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --from json, --from=json.\n" },
-    { "params", cmd_params, 0, 0, NULL, params_formats, 0,
+    { "params", cmd_params, 0, 0, NULL, params_formats, 0, 0,
       "usage: tco params [--format table|json|csv|markdown]\n"
       "\n"
       "Lists every parameter: name, handle, type, unit, default and allowed values.\n"
@@ -138,7 +145,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --format csv, --format=csv.\n" },
-    { "compare", cmd_compare, 2, ANY, "compare needs at least two scenarios: A B [C...]", compare_formats, 0,
+    { "compare", cmd_compare, 2, ANY, "compare needs at least two scenarios: A B [C...]", compare_formats, 0, 0,
       "usage: tco compare A B [C...] [--format table|json|csv|markdown] [-o OUT] [--from json|cbor]\n"
       "\n"
       "Prices the scenarios in A, B, ... (\"-\" is standard input, once) and prints\n"
@@ -157,7 +164,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --format json, --format=json.\n" },
-    { "sensitivity", cmd_sensitivity, 0, 1, NULL, sensitivity_formats, 1,
+    { "sensitivity", cmd_sensitivity, 0, 1, NULL, sensitivity_formats, 1, 0,
       "usage: tco sensitivity [FILE] [--share S] [--format table|json|csv] [-o OUT] [--from json|cbor]\n"
       "\n"
       "Swings every numeric parameter of the scenario in FILE (the built-in one\n"
@@ -173,6 +180,34 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --share 0.2, --share=0.2.\n" },
+    { "attribute", cmd_attribute, 1, 2, "attribute needs a RECORDS file", attribute_formats, 0, 1,
+      "usage: tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END] [--idle-rule R]\n"
+      "           [--shared-rule R] [--owner V] [--records csv|sacct] [--strict]\n"
+      "           [--format table|json|csv] [-o OUT] [--from json|cbor]\n"
+      "\n"
+      "Reads the usage records in RECORDS (Slurm sacct --parsable2 output or CSV,\n"
+      "doc/records.md) and splits the bill of the period, priced by the scenario in\n"
+      "FILE (the built-in one without FILE), among the groups of a tag key or a pair\n"
+      "of keys: what each caused directly, its part of the idle capacity and of the\n"
+      "shared services, in cents that add up to the bill exactly. Rows that cannot\n"
+      "be records are listed on standard error.\n"
+      "\n"
+      "  -b, --by=KEY[,KEY]     the tag key (project, user...) or pair to group by\n"
+      "  -p, --period=START,END the billing period, END excluded: YYYY-MM-DD,\n"
+      "                         YYYY-MM-DDTHH:MM:SSZ or epoch seconds, UTC (default:\n"
+      "                         from the first record's start to the last one's end)\n"
+      "      --idle-rule=R      how idle capacity spreads: usage (the default), even\n"
+      "                         or owner\n"
+      "      --shared-rule=R    how shared services spread: usage, even or owner\n"
+      "      --owner=V          with the owner rule: the value of the first key that\n"
+      "                         takes it (default: the records without that tag)\n"
+      "      --records=FORMAT   read RECORDS as csv or sacct (default: csv for a .csv\n"
+      "                         file, else sacct if its first line has a '|')\n"
+      "      --strict           a row that cannot be a record fails the command\n"
+      "  -f, --format=FORMAT    table (the default), json, or csv (a row per group)\n"
+      "  -o, --output=OUT       write to OUT instead of standard output\n"
+      "      --from=FORMAT      read FILE as json or cbor\n"
+      "  -h, --help             print this help\n" },
 };
 
 /* ==== options ============================================================ */
@@ -181,7 +216,7 @@ static const command commands[] = {
  * command offers, after parsing; --output, --from and --to are accepted and
  * ignored where they mean nothing (tco params -o), as they always were, so
  * that no script that passes them breaks. */
-enum { OPT_FROM = 256, OPT_TO };
+enum { OPT_FROM = 256, OPT_TO, OPT_IDLE, OPT_SHARED, OPT_OWNER, OPT_RECORDS, OPT_STRICT };
 
 static const struct option options[] = {
     { "format", required_argument, NULL, 'f' },
@@ -189,6 +224,13 @@ static const struct option options[] = {
     { "from", required_argument, NULL, OPT_FROM },
     { "to", required_argument, NULL, OPT_TO },
     { "share", required_argument, NULL, 's' },
+    { "by", required_argument, NULL, 'b' },
+    { "period", required_argument, NULL, 'p' },
+    { "idle-rule", required_argument, NULL, OPT_IDLE },
+    { "shared-rule", required_argument, NULL, OPT_SHARED },
+    { "owner", required_argument, NULL, OPT_OWNER },
+    { "records", required_argument, NULL, OPT_RECORDS },
+    { "strict", no_argument, NULL, OPT_STRICT },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -196,7 +238,7 @@ static const struct option options[] = {
 /* '-': other arguments come back in place (as 1), so options may follow
  * them even under POSIXLY_CORRECT; ':': a missing value returns ':', apart
  * from an unknown option's '?'. */
-static const char short_options[] = "-:f:o:s:h";
+static const char short_options[] = "-:f:o:s:b:p:h";
 
 /* The help was printed: not an error, nothing left to do. */
 enum { HELP_SHOWN = -1 };
@@ -256,6 +298,13 @@ static int parse(cmd_args *a, const char **pos, const command *cmd, int argc, ch
         case OPT_FROM: a->from = optarg; break;
         case OPT_TO: a->to = optarg; break;
         case 's': a->share = optarg; break;
+        case 'b': a->by = optarg; break;
+        case 'p': a->period = optarg; break;
+        case OPT_IDLE: a->idle_rule = optarg; break;
+        case OPT_SHARED: a->shared_rule = optarg; break;
+        case OPT_OWNER: a->owner = optarg; break;
+        case OPT_RECORDS: a->records = optarg; break;
+        case OPT_STRICT: a->strict = 1; break;
         case 'h':
             fputs(cmd->help, stdout);
             return HELP_SHOWN;
@@ -268,6 +317,11 @@ static int parse(cmd_args *a, const char **pos, const command *cmd, int argc, ch
             return rc;
     if (a->share && !cmd->share)
         return usage("--share %s is not offered here", a->share);
+    const char *attribution = a->by ? "--by" : a->period ? "--period" : a->idle_rule ? "--idle-rule"
+                            : a->shared_rule ? "--shared-rule" : a->owner ? "--owner" : a->records ? "--records"
+                            : a->strict ? "--strict" : NULL;
+    if (attribution && !cmd->attribution)
+        return usage("%s is not offered here", attribution);
     if (a->format && (!cmd->formats || !one_of(a->format, cmd->formats)))
         return usage("--format %s is not offered here", a->format);
     if ((a->from && !one_of(a->from, files)) || (a->to && !one_of(a->to, files)))

@@ -9,6 +9,8 @@
  *   report.c       tco report: the table, JSON and CSV of an estimate
  *   compare.c      tco compare: scenarios side by side (tco_compare)
  *   sensitivity.c  tco sensitivity: the ranked tornado (tco_sensitivity)
+ *   attribute.c    tco attribute: usage records' bill split among their tags
+ *                  (tco_attribute)
  *   scenario.c     tco convert and tco fingerprint: a scenario file as such
  *   params.c       tco params: the parameter list, and doc/parameters.md */
 #ifndef TCO_CMD_H
@@ -35,6 +37,9 @@ typedef struct cmd_args {
                          there to read */
     int npos;
     const char *format, *from, *to, *output, *share;
+    /* tco attribute's options */
+    const char *by, *period, *records, *idle_rule, *shared_rule, *owner;
+    int strict;
 } cmd_args;
 
 /* ---- the commands: each returns the exit status ---- */
@@ -44,6 +49,7 @@ int cmd_fingerprint(const cmd_args *a); /* scenario.c */
 int cmd_params(const cmd_args *a);      /* params.c */
 int cmd_compare(const cmd_args *a);     /* compare.c */
 int cmd_sensitivity(const cmd_args *a); /* sensitivity.c */
+int cmd_attribute(const cmd_args *a);   /* attribute.c */
 
 /* ---- main.c: messages ---- */
 /* "tco: " fmt "\n" on standard error. */
@@ -51,7 +57,11 @@ void say(const char *fmt, ...) TCO_CMD_PRINTF(1, 2);
 /* Says fmt (with arg) unless fmt is NULL, then the usage; returns EXIT_USAGE. */
 int usage(const char *fmt, const char *arg);
 
-/* ---- input.c: the scenario ---- */
+/* ---- input.c: files and the scenario ---- */
+/* Reads all of path ("-": standard input), up to max_bytes, into a new
+ * buffer. Says what is wrong and returns the exit status. */
+int read_file(const char *path, size_t max_bytes, unsigned char **data, size_t *len);
+
 typedef struct scenario {
     tco_topology *t;
     tco_workload *w;
