@@ -399,6 +399,7 @@ def attribute_checks(write):
     expect(["attribute", usage, "--by", "user", "--idle-rule", "fair"], 2, "usage, even or owner")
     expect(["attribute", usage, "--by", "user", "--period", "2026-11-02,2026-11-01"], 2, "after the start")
     expect(["attribute", usage, "--by", "user", "--period", "yesterday"], 2, "--period")
+    expect(["attribute", usage, "--by", "user", "--period", "2026-02-29,2026-03-01"], 2, "--period")  # not a leap year
     expect(["attribute", usage, "--by", "user", "--records", "xlsx"], 2, "csv or sacct")
     expect(["attribute"], 2, "RECORDS")
     expect(["report", "--by", "user"], 2, "--by is not offered here")

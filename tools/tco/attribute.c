@@ -41,7 +41,10 @@ static int time_of(const char *text, double *t)
         rest += m;
         if (*rest == 'Z')
             rest++;
-        if (*rest || y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59)
+        static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+        int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+        if (*rest || y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] - (mo == 2 && !leap) || h < 0 ||
+            h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59)
             return 0;
         *t = (double)days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + s;
         return 1;
