@@ -524,14 +524,13 @@ func Attribute(r *Records, req AttributionRequest, t *Topology, w *Workload, p *
 	}
 	defer C.tco_attribution_free(a)
 
-	cats := estimateLayout().categories
 	var b C.tco_bill
 	b.size = C.size_t(unsafe.Sizeof(b))
 	if rc := C.tco_attribution_bill(&b, a, &ce); rc != 0 {
 		return nil, failure(rc, &ce)
 	}
 	out := &Attribution{Bill: Bill{
-		Total: Cents(b.total), Category: make(map[string]Cents, len(cats)),
+		Total: Cents(b.total), Category: centsByCategory(&b.category),
 		Direct: Cents(b.direct), Idle: Cents(b.idle), Shared: Cents(b.shared),
 		PeriodHours: float64(b.period_hours), CapacityAcceleratorHours: float64(b.capacity_accelerator_hours),
 		HeldAcceleratorHours: float64(b.held_accelerator_hours), UsedAcceleratorHours: float64(b.used_accelerator_hours),
@@ -539,9 +538,6 @@ func Attribute(r *Records, req AttributionRequest, t *Topology, w *Workload, p *
 		Records:                 uint64(b.records), RecordsOutside: uint64(b.records_outside),
 		Overlapping: uint64(b.overlapping),
 	}}
-	for c, cat := range cats {
-		out.Bill.Category[cat.Name] = Cents(b.category[c])
-	}
 	texts := r.tagTexts(cr)
 	n := int(C.tco_attribution_group_count(a))
 	out.Groups = make([]Group, 0, n)
@@ -553,7 +549,7 @@ func Attribute(r *Records, req AttributionRequest, t *Topology, w *Workload, p *
 		}
 		grp := Group{
 			Values: make([]string, len(req.By)), Total: Cents(g.total),
-			Category: make(map[string]Cents, len(cats)),
+			Category: centsByCategory(&g.category),
 			Direct:   Cents(g.direct), Idle: Cents(g.idle), Shared: Cents(g.shared), Share: float64(g.share),
 			HeldAcceleratorHours: float64(g.held_accelerator_hours),
 			UsedAcceleratorHours: float64(g.used_accelerator_hours), Records: uint64(g.records),
@@ -563,12 +559,19 @@ func Attribute(r *Records, req AttributionRequest, t *Topology, w *Workload, p *
 				grp.Values[k] = texts[v]
 			}
 		}
-		for c, cat := range cats {
-			grp.Category[cat.Name] = Cents(g.category[c])
-		}
 		out.Groups = append(out.Groups, grp)
 	}
 	return out, nil
+}
+
+// centsByCategory is a bill's or a group's cents by category name.
+func centsByCategory(cents *[C.TCO_CATEGORY_SLOTS]C.int64_t) map[string]Cents {
+	cats := estimateLayout().categories
+	m := make(map[string]Cents, len(cats))
+	for c, cat := range cats {
+		m[cat.Name] = Cents(cents[c])
+	}
+	return m
 }
 
 // Attribute splits the bill of the scenario's cluster for the period

@@ -11,30 +11,9 @@ import numpy as np
 from ._native import ffi, lib
 from .capacity import _series
 from .errors import RangeError, check, new_error, raise_for
-from .handles import Pricing, Topology, Workload
+from .handles import check_handles
 from .params import PARAMS, param
-from .results import CATEGORIES, Result, _optional, enum_names
-
-_PRICE_CLASSES = enum_names(lib.tco_price_class_name)  # "on_demand", "reserved", "spot", "owned"
-
-
-def _sized(ctype, n=None):
-    """A new C struct (or array of n) with every size field set."""
-    if n is None:
-        out = ffi.new(f"{ctype} *")
-        out.size = ffi.sizeof(ctype)
-        return out
-    out = ffi.new(f"{ctype}[]", n)
-    for i in range(n):
-        out[i].size = ffi.sizeof(ctype)
-    return out
-
-
-def _check_handles(topology, workload, pricing, where=""):
-    for value, cls in ((topology, Topology), (workload, Workload), (pricing, Pricing)):
-        if not isinstance(value, cls):
-            raise TypeError(f"{where}expected a tco.{cls.__name__}, not {type(value).__name__}")
-
+from .results import CATEGORIES, PRICE_CLASSES, Result, _optional, sized
 
 # ---- comparing options ------------------------------------------------------
 
@@ -150,7 +129,7 @@ def compare(*options, names=None):
         o = tuple(o)
         if len(o) != 3:
             raise TypeError(f"option {i} must be a (topology, workload, pricing) triple, not {len(o)} items")
-        _check_handles(*o, where=f"option {i}: ")
+        check_handles(*o, where=f"option {i}: ")
         triples.append(o)
     n = len(triples)
     names = [f"option {i}" for i in range(n)] if names is None else [str(s) for s in names]
@@ -158,7 +137,7 @@ def compare(*options, names=None):
         raise ValueError(f"{len(names)} names for {n} options")
     if len(set(names)) != n:
         raise ValueError(f"the names must differ: {names}")
-    out = _sized("tco_option", n)
+    out = sized("tco_option", n)
     ts = ffi.new("tco_topology *[]", [o[0]._ptr for o in triples])
     ws = ffi.new("tco_workload *[]", [o[1]._ptr for o in triples])
     ps = ffi.new("tco_pricing *[]", [o[2]._ptr for o in triples])
@@ -188,7 +167,7 @@ class Sizing(Result):
         super().__init__(cdata)
         v = self._values
         v["feasible"] = bool(v["feasible"])
-        v["price_class"] = _PRICE_CLASSES[v["price_class"]] if 0 <= v["price_class"] < len(_PRICE_CLASSES) else None
+        v["price_class"] = PRICE_CLASSES[v["price_class"]] if 0 <= v["price_class"] < len(PRICE_CLASSES) else None
         if v["feasible"]:
             v["closest_wall_days"] = v["closest_total"] = None
         self.currency = currency
@@ -210,7 +189,7 @@ def size(topology, workload, pricing, *, deadline_days=None, budget=None, solve=
     (default: the topology's accelerators); tolerance is the mfu root
     finder's, relative (default 1e-9). An infeasible target is no error:
     .feasible is False and .closest_* say what can be had."""
-    _check_handles(topology, workload, pricing)
+    check_handles(topology, workload, pricing)
     if solve not in _SOLVE:
         raise RangeError(f"solve = {solve!r}: allowed {' or '.join(map(repr, _SOLVE))}",
                          code=lib.TCO_E_RANGE, param="target.solve")
@@ -218,7 +197,7 @@ def size(topology, workload, pricing, *, deadline_days=None, budget=None, solve=
         "size": ffi.sizeof("tco_target"), "solve": _SOLVE[solve],
         "deadline_days": deadline_days or 0.0, "budget": budget or 0.0,
         "max_accelerators": max_accelerators or 0.0, "tolerance": tolerance or 0.0})
-    out, err = _sized("tco_sizing"), new_error()
+    out, err = sized("tco_sizing"), new_error()
     check(lib.tco_size(out, target, topology._ptr, workload._ptr, pricing._ptr, err), err)
     return Sizing(out, pricing.currency)
 
@@ -309,16 +288,16 @@ def sensitivity(topology, workload, pricing, share=0.1):
     (share in (0, 1]; clipped at the parameter's bounds, integers rounded;
     a parameter at 0 stays), ranked by how far the total moves. A swing the
     library refuses gets that row's status; the others are still priced."""
-    _check_handles(topology, workload, pricing)
+    check_handles(topology, workload, pricing)
     if share == 0:  # the library reads 0 as its default, 0.1: here the default is spelt out
         raise RangeError("share = 0 is out of range: allowed above 0 up to 1", code=lib.TCO_E_RANGE, param="share")
     cap = lib.tco_param_count()
-    out, n, err = _sized("tco_swing", cap), ffi.new("size_t *"), new_error()
+    out, n, err = sized("tco_swing", cap), ffi.new("size_t *"), new_error()
     check(lib.tco_sensitivity(out, ffi.sizeof("tco_swing"), cap, n, share, topology._ptr, workload._ptr,
                               pricing._ptr, err), err)
     handles = {h._kind: h for h in (topology, workload, pricing)}
     rows = [Swing(r, handles[_BY_KEY[r.key].handle].get(_BY_KEY[r.key].name)) for r in out[0:min(cap, n[0])]]
-    e = _sized("tco_estimate")
+    e = sized("tco_estimate")
     check(lib.tco_estimate_compute(e, topology._ptr, workload._ptr, pricing._ptr, err), err)
     return Tornado(rows, e.total, e.cost_per_effective_accelerator_hour, share, pricing.currency)
 
@@ -395,7 +374,7 @@ def _uncertain(ranges):
     if not hasattr(ranges, "items"):
         raise TypeError(f"ranges must be a dict of parameter name to distribution, not {type(ranges).__name__}")
     names = list(ranges)
-    out = _sized("tco_uncertain", len(names))
+    out = sized("tco_uncertain", len(names))
     for i, name in enumerate(names):
         p = param(name)  # the library refuses any but a real or int parameter
         d = _distribution(name, ranges[name])
@@ -445,7 +424,7 @@ def summarise(values):
     """The Summary of a series of values, as monte_carlo() summarises each
     of its series (numpy's linear percentiles; sd with n - 1)."""
     arr, buf = _series(values, "values")
-    out, err = _sized("tco_summary"), new_error()
+    out, err = sized("tco_summary"), new_error()
     check(lib.tco_summarise(out, buf, len(arr), 1, err), err)
     return Summary(out)
 
@@ -545,12 +524,12 @@ def monte_carlo(topology, workload, pricing, ranges, samples=10000, seed=0, thre
     core. The same seed gives the same numbers on any machine and any number
     of threads. A sample that cannot be priced raises its error, naming
     the sample and its inputs' values."""
-    _check_handles(topology, workload, pricing)
+    check_handles(topology, workload, pricing)
     names, inputs = _uncertain(ranges)
     samples = _uint64(samples, "samples")
     seed = _uint64(seed, "seed")
     n = len(SERIES)
-    out = _sized("tco_summary", n)
+    out = sized("tco_summary", n)
     corr = ffi.new("double[]", max(1, len(names)))
     err = new_error()
     check(lib.tco_monte_carlo(out, ffi.sizeof("tco_summary"), corr, inputs, len(names), seed, samples, threads,

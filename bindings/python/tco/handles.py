@@ -164,3 +164,10 @@ class Pricing(_Handle):
 _document(Topology, "The cluster: accelerators, nodes, fabric, storage, facility, reliability, ownership.")
 _document(Workload, "The training run: model, tokens, parallelism, data, checkpoints, logs, experiments.")
 _document(Pricing, "The price list: rental rates, capital, energy, network, storage, services, staff, budget.")
+
+
+def check_handles(topology, workload, pricing, where=""):
+    """TypeError unless the three are a Topology, a Workload and a Pricing."""
+    for value, cls in ((topology, Topology), (workload, Workload), (pricing, Pricing)):
+        if not isinstance(value, cls):
+            raise TypeError(f"{where}expected a tco.{cls.__name__}, not {type(value).__name__}")

@@ -8,9 +8,9 @@ import numpy as np
 
 from ._native import ffi, lib
 from .errors import check, new_error, raise_for
-from .results import Result, enum_names
+from .results import PRICE_CLASSES as _PRICE_CLASS_NAMES, Result
 
-PRICE_CLASSES = {name: i for i, name in enumerate(enum_names(lib.tco_price_class_name))}  # "on_demand": 0
+PRICE_CLASSES = {name: i for i, name in enumerate(_PRICE_CLASS_NAMES)}  # "on_demand": 0
 
 
 def _struct_dtype(ctype):

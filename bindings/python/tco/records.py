@@ -8,10 +8,9 @@ import numpy as np
 
 from ._native import ffi, lib
 from .errors import ParameterTypeError, RangeError, UnknownParameterError, check, new_error
-from .handles import Pricing, Topology, Workload
-from .results import CATEGORIES, _optional, enum_names
+from .handles import check_handles
+from .results import CATEGORIES, PRICE_CLASSES, _optional, enum_names, sized
 
-PRICE_CLASSES = enum_names(lib.tco_price_class_name)
 JOB_STATES = enum_names(lib.tco_job_state_name)
 TIERS = ("hot", "warm", "cold")
 TRAFFIC = ("in_region", "cross_region", "internet")
@@ -48,9 +47,9 @@ class Records:
     over the library's own records, valid while this object lives);
     records.bad, the rows refused as (line, reason); records.to_pandas()."""
 
-    def __init__(self, array, tag_pairs, tags, bad=(), owner=None):
+    def __init__(self, array, tag_pairs, tags, bad=(), keep_alive=None):
         self.array, self.tag_pairs, self._tags, self.bad = array, tag_pairs, tags, list(bad)
-        self._owner = owner  # what keeps the arrays and the tags table alive
+        self._keep_alive = keep_alive  # the library set the arrays point into
 
     @classmethod
     def _read(cls, ptr):
@@ -66,7 +65,7 @@ class Records:
         for i in range(lib.tco_records_bad_count(ptr)):
             check(lib.tco_records_bad_at(ptr, i, line, reason, err), err)
             bad.append((int(line[0]), ffi.string(reason[0]).decode()))
-        return cls(array, tag_pairs, lib.tco_records_tags(ptr), bad, ptr)
+        return cls(array, tag_pairs, lib.tco_records_tags(ptr), bad, keep_alive=ptr)
 
     def __len__(self):
         return len(self.array)
@@ -213,7 +212,7 @@ def from_pandas(df):
     a["tag_count"] = held.sum(axis=1)
     a["first_tag"] = np.concatenate([[0], np.cumsum(a["tag_count"])[:-1]]) if n else []
     pairs = np.stack([np.broadcast_to(keys, values.shape)[held], values[held]], axis=1).astype("<u4")
-    return Records(a, pairs.reshape(-1, 2), tags, owner=tags)
+    return Records(a, pairs.reshape(-1, 2), tags)
 
 
 def _seconds(t):
@@ -236,14 +235,12 @@ class Attribution:
     def __init__(self, ptr, by, records, currency):
         ptr = ffi.gc(ptr, lib.tco_attribution_free)
         err = new_error()
-        bill = ffi.new("tco_bill *")
-        bill.size = ffi.sizeof("tco_bill")
+        bill = sized("tco_bill")
         check(lib.tco_attribution_bill(bill, ptr, err), err)
         self.by, self.currency = tuple(by), currency
         self.bill = {f: (dict(zip(CATEGORIES, getattr(bill, f))) if f == "category" else getattr(bill, f))
                      for f, _ in ffi.typeof("tco_bill").fields if f != "size"}
-        rows, g = [], ffi.new("tco_group *")
-        g.size = ffi.sizeof("tco_group")
+        rows, g = [], sized("tco_group")
         for i in range(lib.tco_attribution_group_count(ptr)):
             check(lib.tco_attribution_group_at(g, ptr, i, err), err)
             row = {key: records.text(g.value[k]) for k, key in enumerate(self.by)}
@@ -303,14 +300,11 @@ def attribute(records, topology, workload, pricing, by="project", period=None, i
     without that tag)."""
     if not isinstance(records, Records):
         raise TypeError(f"records: expected tco.Records, not {type(records).__name__}")
-    for value, cls in ((topology, Topology), (workload, Workload), (pricing, Pricing)):
-        if not isinstance(value, cls):
-            raise TypeError(f"expected a tco.{cls.__name__}, not {type(value).__name__}")
+    check_handles(topology, workload, pricing)
     by = (by,) if isinstance(by, str) else tuple(by)
     if len(by) not in (1, 2):
         raise UnknownParameterError(f"by: one tag key or two, not {len(by)}", param="by")
-    req = ffi.new("tco_attribution_request *")
-    req.size = ffi.sizeof("tco_attribution_request")
+    req = sized("tco_attribution_request")
     for k, key in enumerate(by):
         kid = records.find(key)
         if kid is None or kid not in records.tag_pairs[:, 0]:

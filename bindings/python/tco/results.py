@@ -27,6 +27,18 @@ def _fields():
     return out
 
 
+def sized(ctype, n=None):
+    """A new C struct (or array of n) with every size field set."""
+    if n is None:
+        out = ffi.new(f"{ctype} *")
+        out.size = ffi.sizeof(ctype)
+        return out
+    out = ffi.new(f"{ctype}[]", n)
+    for i in range(n):
+        out[i].size = ffi.sizeof(ctype)
+    return out
+
+
 def enum_names(name_of):
     """The names the library gives an enum's values 0, 1, 2... (until NULL)."""
     names = []
@@ -51,6 +63,7 @@ def _flags():
 
 ESTIMATE_FIELDS = _fields()
 CATEGORIES = list(enum_names(lib.tco_category_name))
+PRICE_CLASSES = enum_names(lib.tco_price_class_name)  # "on_demand", "reserved", "spot", "owned"
 WASTES = list(enum_names(lib.tco_waste_name))
 _FLAGS = _flags()
 # What an estimate may say it assumed, or which input set a figure: the
