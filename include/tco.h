@@ -1314,6 +1314,86 @@ TCO_API int tco_attribution_bill(tco_bill *out, const tco_attribution *a, tco_er
 TCO_API size_t tco_attribution_group_count(const tco_attribution *a);
 TCO_API int tco_attribution_group_at(tco_group *out, const tco_attribution *a, size_t i, tco_error *err);
 
+/* ------------------------------------------------------------------------
+ * Waste: the money in the records spent on nothing, found and priced
+ * (since 1.1; doc/model.md, section 17)
+ * ------------------------------------------------------------------------ */
+
+/* What a finding is. Each names the action the seeds recommend
+ * (tco_finding_action). */
+typedef enum tco_finding_kind {
+    TCO_FINDING_IDLE_CAPACITY = 1, /* the cluster's capacity no record held in the period */
+    TCO_FINDING_IDLE_HELD = 2,     /* accelerators held, used below idle_utilisation, for idle_hours or more */
+    TCO_FINDING_OVERSIZED = 3,     /* used below oversized_utilisation: more accelerators asked than used */
+    TCO_FINDING_OVERRUN = 4,       /* ran past max_runtime_hours, or past its deadline tag */
+    TCO_FINDING_RERUN = 5,         /* failed, then run again (same job_name and user) within rerun_hours */
+    TCO_FINDING_RETAINED = 6,      /* a checkpoint or dataset kept past retention_days */
+    TCO_FINDING_DUPLICATE = 7,     /* a second copy: the same fingerprint, or the same name and size */
+    TCO_FINDING_ORPHANED = 8       /* storage of a project whose jobs ended orphan_days or more before */
+} tco_finding_kind;
+
+/* "idle_capacity", "idle_held", "oversized", "overrun", "rerun",
+ * "retained", "duplicate", "orphaned"; NULL if unknown. */
+TCO_API const char *tco_finding_kind_name(int32_t kind);
+/* What to do about it, one sentence (the seeds' recommendation); NULL if
+ * unknown. */
+TCO_API const char *tco_finding_action(int32_t kind);
+
+/* The thresholds; tco_waste_request_init sets the defaults of
+ * doc/model.md, section 17. A threshold of 0 turns its finding off
+ * (max_runtime_hours, rerun_hours, retention_days, orphan_days). */
+typedef struct tco_waste_request {
+    size_t size;                  /* sizeof(tco_waste_request) */
+    double idle_utilisation;      /* 0 to 1: below it a record's accelerators are idle (default 0.05) */
+    double idle_hours;            /* 0 to 10^6: for this long or longer (default 1) */
+    double oversized_utilisation; /* idle_utilisation to 1: below it, over-sized (default 0.5) */
+    double max_runtime_hours;     /* 0 to 10^6: longer runs overrun (default 0: none) */
+    double rerun_hours;           /* 0 to 10^6: a failure run again within it was wasted (default 24) */
+    double retention_days;        /* 0 to 10^5: checkpoints and datasets kept longer (default 30) */
+    double orphan_days;           /* 0 to 10^5: storage of a project idle this long (default 14) */
+} tco_waste_request;
+
+TCO_API void tco_waste_request_init(tco_waste_request *request);
+
+/* One finding. Money in the pricing table's currency (not rounded: a
+ * finding is what could be saved, not a part of the bill), within the
+ * attribution's period. */
+typedef struct tco_finding {
+    size_t size;              /* sizeof(tco_finding) */
+    int32_t kind;             /* a tco_finding_kind */
+    uint32_t record;          /* the record it is about (its index); UINT32_MAX for idle capacity */
+    uint32_t other;           /* the record it re-runs or copies (rerun, duplicate); else UINT32_MAX */
+    uint32_t group;           /* the record's group: an index of tco_attribution_group_at; UINT32_MAX
+                               * for idle capacity */
+    double since, until;      /* UTC seconds: when the waste starts and ends, within the period */
+    double cost;              /* cur: the waste within the period */
+    double per_day;           /* cur per day while it lasts: cost / (until - since) in days */
+    double accelerator_hours; /* wasted (0 for storage) */
+    double gb;                /* stored (0 for accelerators) */
+} tco_finding;
+
+typedef struct tco_findings tco_findings;
+
+/* Finds the waste in the records an attribution priced (the same records,
+ * tag pairs and tags given to tco_attribute; n must be its count): each
+ * record is the subject of one finding at most, the costliest that fits
+ * it, so that findings add up without counting money twice; the
+ * cluster's idle capacity is one finding of its own. Findings are sorted
+ * by cost, largest first (ties by record). The tags it reads (job_name,
+ * user, project, kind, name, fingerprint, deadline) are in doc/records.md.
+ * request may be NULL for the defaults. Errors: a threshold out of range
+ * (named "request.idle_hours"), n not the attribution's, a record as
+ * tco_attribute would refuse it. On failure *out is untouched. */
+TCO_API int tco_find_waste(tco_findings **out, const tco_attribution *a, const tco_record *records, size_t n,
+                           const uint32_t *tag_pairs, size_t n_pairs, const tco_tags *tags,
+                           const tco_waste_request *request, tco_error *err);
+TCO_API void tco_findings_free(tco_findings *w);
+TCO_API size_t tco_findings_count(const tco_findings *w);
+/* Finding i; TCO_E_INDEX past the count. */
+TCO_API int tco_findings_at(tco_finding *out, const tco_findings *w, size_t i, tco_error *err);
+/* The findings' cost added up (cur). */
+TCO_API double tco_findings_total(const tco_findings *w);
+
 #ifdef __cplusplus
 }
 #endif

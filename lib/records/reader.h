@@ -21,15 +21,6 @@ int tco__parse_number(const char *s, size_t n, double *out);
 /* Digits only, 1 to 15 of them (sacct's counts and seconds). */
 int tco__parse_count(const char *s, size_t n, double *out);
 
-/* Times, in seconds since 1970-01-01T00:00:00 UTC, from 1970 to the end of
- * 9999: TIME_MAX is 9999-12-31T23:59:59. */
-#define TCO__TIME_MAX 253402300799.0
-/* YYYY-MM-DDTHH:MM:SS with a real date and time of day (no leap second).
- * With zone, it must go on with an optional fraction (.digits) and Z or an
- * offset +HH:MM / -HH:MM; without, nothing may follow (read as UTC).
- * PARSE_RANGE for a time outside 1970 to 9999. */
-int tco__parse_time(const char *s, size_t n, int zone, double *out);
-
 /* s[0 .. n) for a message: in double quotes, ASCII only (control bytes,
  * bytes past 0x7e, quotes and backslashes as \xHH, \" and \\), cut after
  * TCO__SHOW_BYTES bytes with "...". buf holds TCO__SHOW_MAX. */

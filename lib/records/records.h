@@ -1,7 +1,8 @@
 /* Usage records (doc/records.md): the interned tag texts and the set of
  * records a reader fills. What the rooms above (attribution, the waste
- * finder) may call: they read the set's arrays directly and add records
- * of their own with tco__records_append. Not installed. */
+ * finder) may call: they read the set's arrays directly, add records of
+ * their own with tco__records_append and read times as the readers do
+ * (the waste finder's deadline tags). Not installed. */
 #ifndef TCO_RECORDS_H
 #define TCO_RECORDS_H
 
@@ -55,5 +56,16 @@ int tco__records_new(tco_records **out, tco_error *err);
 int tco__records_append(tco_records *rs, const tco_record *rec, const uint32_t *pairs, size_t n, tco_error *err);
 /* Appends a refused row: its line and reason (copied). */
 int tco__records_bad(tco_records *rs, uint64_t line, const char *reason, tco_error *err);
+
+/* ---- times (reader.c) ------------------------------------------------ */
+
+/* Times, in seconds since 1970-01-01T00:00:00 UTC, from 1970 to the end of
+ * 9999: TIME_MAX is 9999-12-31T23:59:59. */
+#define TCO__TIME_MAX 253402300799.0
+/* YYYY-MM-DDTHH:MM:SS with a real date and time of day (no leap second).
+ * With zone, it must go on with an optional fraction (.digits) and Z or an
+ * offset +HH:MM / -HH:MM; without, nothing may follow (read as UTC).
+ * PARSE_RANGE for a time outside 1970 to 9999. */
+int tco__parse_time(const char *s, size_t n, int zone, double *out);
 
 #endif

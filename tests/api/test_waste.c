@@ -1,0 +1,372 @@
+/* Black-box tests of tco_find_waste (tco.h only): the waste in priced
+ * records (doc/model.md, section 17).
+ *
+ * One hand-worked month: a rented cluster at an on-demand rate of 2 cur
+ * per accelerator-hour and hot storage at 0.7305 cur per GB-month (0.001
+ * per GB-hour, the library's month being 730.5 hours), no shared services;
+ * a record for every kind of finding and one just beside each threshold
+ * that must not be found. Every figure is worked out in the comments from
+ * the definitions, never read back from the library. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "support.h"
+
+#define T0 1767225600.0 /* 2026-01-01T00:00:00Z */
+#define H 3600.0
+#define RATE 2.0        /* cur per accelerator-hour, on demand */
+#define GBH 0.001       /* cur per GB-hour, hot */
+
+static void scen_make(scen *s)
+{
+    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    ST(s, TCO_P_ACCELERATORS, 16);
+    ST(s, TCO_P_ACCELERATORS_PER_NODE, 8);
+    ST(s, TCO_P_OWNED_SHARE, 0);
+    ST(s, TCO_P_RESERVED_SHARE, 0);
+    ST(s, TCO_P_SPOT_SHARE, 0);
+    SW(s, TCO_P_JOB_ACCELERATORS, 0);
+    SW(s, TCO_P_DATABASE_INSTANCES, 0);
+    SW(s, TCO_P_DATABASE_GB, 0);
+    SW(s, TCO_P_LOG_BYTES_PER_ACCEL_HOUR, 0);
+    SW(s, TCO_P_METRICS_PER_ACCELERATOR, 0);
+    SP(s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, RATE);
+    SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, 1.5);
+    SP(s, TCO_P_SPOT_PER_ACCEL_HOUR, 1);
+    SP(s, TCO_P_STORAGE_HOT_PER_GB_MONTH, GBH * 730.5);
+    SP(s, TCO_P_PLATFORM_PER_NODE_MONTH, 0);
+    SP(s, TCO_P_SECURITY_PER_NODE_MONTH, 0);
+    SP(s, TCO_P_SECURITY_FIXED_PER_MONTH, 0);
+    SP(s, TCO_P_STAFF_PER_FTE_YEAR, 0);
+    SP(s, TCO_P_MIN_FTE, 0);
+    scen_freeze(s);
+}
+
+/* Records and their tags, built as a reader would. */
+typedef struct set {
+    tco_tags *tags;
+    tco_record r[32];
+    uint32_t pair[2 * 256];
+    size_t n, pairs;
+} set;
+
+static uint32_t id_of(set *s, const char *text)
+{
+    uint32_t id;
+    assert_int_equal(tco_tags_intern(s->tags, text, strlen(text), &id, NULL), TCO_OK);
+    return id;
+}
+
+/* A record from from_h to to_h hours after T0; tags as "key=value" texts
+ * separated by spaces. */
+static size_t add(set *s, double from_h, double to_h, double acc, double util, int32_t state, double gb,
+                  const char *tags)
+{
+    tco_record *r = &s->r[s->n];
+    memset(r, 0, sizeof *r);
+    r->size = sizeof *r;
+    r->start = T0 + from_h * H;
+    r->end = T0 + to_h * H;
+    r->accelerators = acc;
+    r->utilisation = util;
+    r->price_class = TCO_CLASS_ON_DEMAND;
+    r->state = state;
+    r->storage_gb_hours[TCO_TIER_HOT] = gb * (to_h - from_h);
+    r->first_tag = (uint32_t)s->pairs;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", tags);
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        char *eq = strchr(tok, '=');
+        *eq = 0;
+        s->pair[2 * s->pairs] = id_of(s, tok);
+        s->pair[2 * s->pairs + 1] = id_of(s, eq + 1);
+        s->pairs++;
+        r->tag_count++;
+    }
+    return s->n++;
+}
+
+/* The month of the header comment (240 hours: ten days). */
+static void month(set *s)
+{
+    memset(s, 0, sizeof *s);
+    assert_int_equal(tco_tags_new(&s->tags, NULL), TCO_OK);
+    id_of(s, "team"); /* key 0: the attribution's grouping */
+    add(s, 0, 10, 8, 0.02, TCO_JOB_COMPLETED, 0, "team=a job_name=idle user=ana");       /* 0 */
+    add(s, 10, 20, 8, 0.25, TCO_JOB_COMPLETED, 0, "team=a job_name=big user=ana");       /* 1 */
+    add(s, 20, 20.5, 8, 0.01, TCO_JOB_COMPLETED, 0, "team=a job_name=short user=ana");   /* 2 */
+    add(s, 30, 40, 8, -1, TCO_JOB_FAILED, 0, "team=b job_name=train user=ana");          /* 3 */
+    add(s, 41, 51, 8, -1, TCO_JOB_COMPLETED, 0, "team=b job_name=train user=ana");       /* 4 */
+    add(s, 60, 61, 1, -1, TCO_JOB_FAILED, 0, "team=b job_name=eval user=ana");           /* 5 */
+    add(s, 100, 101, 1, -1, TCO_JOB_COMPLETED, 0, "team=b job_name=eval user=ana");      /* 6 */
+    add(s, 0, 2, 2, -1, TCO_JOB_FAILED, 0, "team=c job_name=sweep user=bo");             /* 7 */
+    add(s, 1, 3, 2, -1, TCO_JOB_COMPLETED, 0, "team=c job_name=sweep user=bo");          /* 8 */
+    add(s, 120, 130, 4, -1, TCO_JOB_COMPLETED, 0, "team=c deadline=2026-01-06T05:00:00Z"); /* 9 */
+    add(s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 100, "team=c project=p1 kind=checkpoint fingerprint=f1"); /* 10 */
+    add(s, 48, 240, 0, -1, TCO_JOB_COMPLETED, 100, "team=c project=p1 kind=checkpoint fingerprint=f1"); /* 11 */
+    add(s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 50, "team=d project=p2 kind=dataset name=web");  /* 12 */
+    add(s, 0, 24, 1, -1, TCO_JOB_COMPLETED, 0, "team=d project=p2");                      /* 13 */
+}
+
+static void set_free(set *s)
+{
+    tco_tags_free(s->tags);
+}
+
+static tco_attribution *attribute(const set *s, const scen *sc)
+{
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0;
+    q.period_end = T0 + 240 * H;
+    q.by_key[0] = 0;
+    q.by_count = 1;
+    q.idle_rule = TCO_SPREAD_USAGE;
+    q.shared_rule = TCO_SPREAD_USAGE;
+    tco_attribution *a = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    int rc = tco_attribute(&a, s->r, s->n, s->pair, s->pairs, s->tags, &q, sc->t, sc->w, sc->p, &err);
+    if (rc)
+        fail_msg("%s", err.message);
+    return a;
+}
+
+static tco_finding at(const tco_findings *f, size_t i)
+{
+    tco_finding x;
+    memset(&x, 0, sizeof x);
+    x.size = sizeof x;
+    assert_int_equal(tco_findings_at(&x, f, i, NULL), TCO_OK);
+    return x;
+}
+
+static void near(double got, double want, double tol)
+{
+    if (!(fabs(got - want) <= tol))
+        fail_msg("got %.17g, want %.17g (tolerance %g)", got, want, tol);
+}
+
+/* The hand-worked month, finding by finding, largest first. */
+static void test_month(void **state)
+{
+    (void)state;
+    scen sc;
+    set s;
+    scen_make(&sc);
+    month(&s);
+    tco_attribution *a = attribute(&s, &sc);
+    tco_waste_request q;
+    tco_waste_request_init(&q);
+    q.retention_days = 5;
+    q.orphan_days = 2;
+    tco_findings *f = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    int rc = tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err);
+    if (rc)
+        fail_msg("%s", err.message);
+
+    /* Held: 80 + 80 + 4 + 80 + 80 + 1 + 1 + 4 + 4 + 40 + 24 = 398
+     * accelerator-hours of the 16 x 240 = 3840: 3442 idle at the on-demand
+     * rate, 6884 cur (the bill's idle line, to the cent). */
+    tco_bill b;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    assert_int_equal(tco_attribution_bill(&b, a, NULL), TCO_OK);
+    near(b.held_accelerator_hours, 398, 1e-9);
+    struct {
+        int32_t kind;
+        uint32_t record, other;
+        double cost, since_h, until_h, accel_h, gb;
+    } want[] = {
+        /* the cluster's idle capacity: 3442 h x 2 */
+        { TCO_FINDING_IDLE_CAPACITY, UINT32_MAX, UINT32_MAX, 6884, 0, 240, 3442, 0 },
+        /* 3: failed, run again an hour after: its 80 h x 2 */
+        { TCO_FINDING_RERUN, 3, 4, 160, 30, 40, 80, 0 },
+        /* 0: 2% used for 10 h: 160 x 0.98 */
+        { TCO_FINDING_IDLE_HELD, 0, UINT32_MAX, 156.8, 0, 10, 78.4, 0 },
+        /* 1: 25% used, half the 50% threshold: 160 x (1 - 0.25 / 0.5) */
+        { TCO_FINDING_OVERSIZED, 1, UINT32_MAX, 80, 10, 20, 40, 0 },
+        /* 9: deadline 05:00 on the 6th, 125 h in: 5 h x 4 x 2 */
+        { TCO_FINDING_OVERRUN, 9, UINT32_MAX, 40, 125, 130, 20, 0 },
+        /* 11: a copy of 10 (fingerprint f1) for its whole 192 h: 100 GB x
+         * 192 h x 0.001 (its retention finding, 72 h past 5 days: 7.2, is
+         * the smaller) */
+        { TCO_FINDING_DUPLICATE, 11, 10, 19.2, 48, 240, 0, 100 },
+        /* 10: kept 120 h past 5 days: 100 GB x 120 h x 0.001 */
+        { TCO_FINDING_RETAINED, 10, UINT32_MAX, 12, 120, 240, 0, 100 },
+        /* 12: p2's jobs ended at 24 h; 2 days later its dataset is orphaned
+         * for 168 h: 50 x 168 x 0.001 (past retention, 120 h: 6) */
+        { TCO_FINDING_ORPHANED, 12, UINT32_MAX, 8.4, 72, 240, 0, 50 },
+        /* 2: 1% used but for half an hour, below idle_hours: over-sized,
+         * 8 h x 2 x (1 - 0.01 / 0.5) */
+        { TCO_FINDING_OVERSIZED, 2, UINT32_MAX, 15.68 * 0.5, 20, 20.5, 3.92, 0 },
+    };
+    size_t n = sizeof want / sizeof want[0];
+    /* Not found: 5 (run again 39 h later, past 24), 7 (its namesake 8
+     * started before it ended: an array's task, not a rerun), 13 and 4, 6, 8
+     * (nothing wasted). */
+    assert_int_equal(tco_findings_count(f), n);
+    double total = 0;
+    for (size_t i = 0; i < n; i++) {
+        tco_finding x = at(f, i);
+        if (x.kind != want[i].kind || x.record != want[i].record)
+            fail_msg("finding %zu: %s of record %u, want %s of %u", i, tco_finding_kind_name(x.kind),
+                     (unsigned)x.record, tco_finding_kind_name(want[i].kind), (unsigned)want[i].record);
+        assert_int_equal(x.other, want[i].other);
+        near(x.cost, want[i].cost, 1e-9 * want[i].cost);
+        near(x.since, T0 + want[i].since_h * H, 1e-6);
+        near(x.until, T0 + want[i].until_h * H, 1e-6);
+        near(x.accelerator_hours, want[i].accel_h, 1e-9);
+        near(x.gb, want[i].gb, 1e-9);
+        near(x.per_day, x.cost * 24 / (want[i].until_h - want[i].since_h), 1e-9 * x.cost);
+        total += x.cost;
+    }
+    near(tco_findings_total(f), total, 1e-9 * total);
+    near(at(f, 0).cost, (double)b.idle / 100, 0.006);
+    /* The group of a finding is its record's, in the bill's order. */
+    tco_finding x = at(f, 1);
+    tco_group g;
+    memset(&g, 0, sizeof g);
+    g.size = sizeof g;
+    assert_int_equal(tco_attribution_group_at(&g, a, x.group, NULL), TCO_OK);
+    uint32_t team_b;
+    assert_int_equal(tco_tags_find(s.tags, "b", 1, &team_b, NULL), TCO_OK);
+    assert_int_equal(g.value[0], team_b);
+
+    tco_findings_free(f);
+    tco_attribution_free(a);
+    set_free(&s);
+    scen_free(&sc);
+}
+
+/* Thresholds at 0 turn findings off; a maximum runtime finds overruns. */
+static void test_thresholds(void **state)
+{
+    (void)state;
+    scen sc;
+    set s;
+    scen_make(&sc);
+    month(&s);
+    tco_attribution *a = attribute(&s, &sc);
+    tco_waste_request q;
+    tco_waste_request_init(&q);
+    q.rerun_hours = 0;
+    q.retention_days = 0;
+    q.orphan_days = 0;
+    q.max_runtime_hours = 9; /* 0, 1, 3, 4 run 10 h; 9 too, its deadline is earlier */
+    tco_findings *f = NULL;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, NULL), TCO_OK);
+    int seen[16] = { 0 };
+    for (size_t i = 0; i < tco_findings_count(f); i++) {
+        tco_finding x = at(f, i);
+        assert_true(x.kind != TCO_FINDING_RERUN && x.kind != TCO_FINDING_RETAINED && x.kind != TCO_FINDING_ORPHANED);
+        if (x.record != UINT32_MAX)
+            seen[x.record] = x.kind;
+    }
+    /* 0: idle 156.8 beats its last hour, 16; 1: over-sized 80 beats 16;
+     * 3, 4: the hour past 9 h, 8 x 2 = 16; 9: its deadline, 40; 11: still
+     * a copy. */
+    assert_int_equal(seen[0], TCO_FINDING_IDLE_HELD);
+    assert_int_equal(seen[1], TCO_FINDING_OVERSIZED);
+    assert_int_equal(seen[3], TCO_FINDING_OVERRUN);
+    assert_int_equal(seen[4], TCO_FINDING_OVERRUN);
+    assert_int_equal(seen[9], TCO_FINDING_OVERRUN);
+    assert_int_equal(seen[11], TCO_FINDING_DUPLICATE);
+    assert_int_equal(seen[10], 0);
+    for (size_t i = 0; i < tco_findings_count(f); i++) {
+        tco_finding x = at(f, i);
+        if (x.record == 3)
+            near(x.cost, 16, 1e-9);
+        if (x.record == 9)
+            near(x.cost, 40, 1e-9);
+    }
+    tco_findings_free(f);
+    tco_attribution_free(a);
+    set_free(&s);
+    scen_free(&sc);
+}
+
+/* Bad input: an error that names it, and nothing made. */
+static void test_errors(void **state)
+{
+    (void)state;
+    scen sc;
+    set s;
+    scen_make(&sc);
+    month(&s);
+    tco_attribution *a = attribute(&s, &sc);
+    tco_findings *f = (tco_findings *)&s; /* must stay untouched */
+    tco_error err = TCO_ERROR_INIT;
+    tco_waste_request q;
+
+    tco_waste_request_init(&q);
+    q.idle_hours = -1;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "request.idle_hours");
+    tco_waste_request_init(&q);
+    q.oversized_utilisation = 0.01; /* below idle_utilisation */
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "request.oversized_utilisation");
+    tco_waste_request_init(&q);
+    q.retention_days = NAN;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_NOT_FINITE);
+    tco_waste_request_init(&q);
+    q.size = 8;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_SIZE);
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n - 1, s.pair, s.pairs, s.tags, NULL, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "n");
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, 3, s.tags, NULL, &err), TCO_E_INDEX);
+    assert_int_equal(tco_find_waste(NULL, a, s.r, s.n, s.pair, s.pairs, s.tags, NULL, &err), TCO_E_NULL);
+    assert_int_equal(tco_find_waste(&f, NULL, s.r, s.n, s.pair, s.pairs, s.tags, NULL, &err), TCO_E_NULL);
+    assert_int_equal(tco_find_waste(&f, a, NULL, s.n, s.pair, s.pairs, s.tags, NULL, &err), TCO_E_NULL);
+    s.r[3].end = s.r[3].start - 1;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, NULL, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "records[3].end");
+    assert_ptr_equal(f, (tco_findings *)&s);
+
+    /* The defaults (request NULL) work; reading past the end fails. */
+    s.r[3].end = s.r[3].start + 10 * H;
+    f = NULL;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, NULL, &err), TCO_OK);
+    tco_finding x;
+    memset(&x, 0, sizeof x);
+    x.size = sizeof x;
+    assert_int_equal(tco_findings_at(&x, f, tco_findings_count(f), &err), TCO_E_INDEX);
+    x.size = 4;
+    assert_int_equal(tco_findings_at(&x, f, 0, &err), TCO_E_SIZE);
+    tco_findings_free(f);
+    tco_attribution_free(a);
+    set_free(&s);
+    scen_free(&sc);
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    const char *names[] = { NULL,       "idle_capacity", "idle_held", "oversized", "overrun",
+                            "rerun",    "retained",      "duplicate", "orphaned" };
+    for (int32_t k = 1; k <= 8; k++) {
+        assert_string_equal(tco_finding_kind_name(k), names[k]);
+        assert_non_null(tco_finding_action(k));
+        assert_true(strlen(tco_finding_action(k)) > 20);
+    }
+    assert_null(tco_finding_kind_name(0));
+    assert_null(tco_finding_kind_name(9));
+    assert_null(tco_finding_action(-1));
+    assert_int_equal(tco_findings_count(NULL), 0);
+    tco_findings_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_month),
+        cmocka_unit_test(test_thresholds),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
