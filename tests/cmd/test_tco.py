@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The tco command, run as a user runs it (doc/tco.md).
 
-Usage: test_tco.py TCO GOLDEN_DIR
+Usage: test_tco.py TCO GOLDEN_DIR MONTH_DIR
+
+MONTH_DIR is examples/month: a generated month of usage records and the
+cluster that prices them.
 
 Checks every subcommand and output format, the exit codes, that JSON and
 CBOR give the same fingerprint for each golden scenario, that converting
@@ -17,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-TCO, GOLDEN = sys.argv[1], sys.argv[2]
+TCO, GOLDEN, MONTH = sys.argv[1], sys.argv[2], sys.argv[3]
 GOLDEN_NAMES = ["default", "owned", "moe", "multisite"]
 failures = 0
 
@@ -186,6 +189,7 @@ def main():
     compare_checks(path, write)
     sensitivity_checks(write)
     attribute_checks(write)
+    waste_checks()
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
@@ -403,6 +407,61 @@ def attribute_checks(write):
     expect(["attribute", usage, "--by", "user", "--records", "xlsx"], 2, "csv or sacct")
     expect(["attribute"], 2, "RECORDS")
     expect(["report", "--by", "user"], 2, "--by is not offered here")
+
+
+def waste_checks():
+    """tco waste on the example month: every kind found, largest first, the
+    idle capacity the bill's idle line, thresholds obeyed, bad ones named."""
+    records, cluster = os.path.join(MONTH, "month.csv"), os.path.join(MONTH, "cluster.json")
+    month = ["--period", "2026-11-01,2026-12-01"]
+    p = subprocess.run([sys.executable, os.path.join(MONTH, "generate.py")], capture_output=True, timeout=60)
+    with open(records, "rb") as f:
+        check(p.returncode == 0 and p.stdout == f.read(), "examples/month/month.csv is what generate.py writes")
+
+    rc, out, err = run("waste", records, cluster, "--by", "team", *month, "--format", "json")
+    d = json.loads(out)
+    found = d["findings"]
+    kinds = {f["kind"] for f in found}
+    check(rc == 0 and kinds == {"idle_capacity", "idle_held", "oversized", "overrun", "rerun", "retained",
+                                "duplicate", "orphaned"}, f"waste json: every kind in the month ({sorted(kinds)})")
+    costs = [f["cost"] for f in found]
+    check(costs == sorted(costs, reverse=True) and abs(sum(costs) - d["total"]) < 1e-6 * d["total"],
+          "waste json: largest first, the total their sum")
+    rc, out, _ = run("attribute", records, cluster, "--by", "team", *month, "--format", "json")
+    bill = json.loads(out)["bill"]
+    idle = next(f for f in found if f["kind"] == "idle_capacity")
+    # The bill's idle line is the groups' idle cents, each rounded apart:
+    # within a cent per group (five teams) of the unrounded amount.
+    check(abs(idle["cost"] * 100 - bill["idle_cents"]) <= 5 and idle["record"] is None and idle["team"] == "(all)",
+          "waste json: the idle capacity is the bill's idle line")
+    overrun = next(f for f in found if f["kind"] == "overrun")
+    # 32 accelerators past 2026-11-20T18:00Z until 2026-11-21T00:00Z (started
+    # on the 19th at 08:00 for 40 h), reserved at 2.5: 6 h x 32 x 2.5 = 480.
+    check(overrun["since"] == "2026-11-20T18:00:00Z" and abs(overrun["cost"] - 480) < 1e-6 and
+          overrun["tags"]["job_name"] == "llama-ft-final", "waste json: the deadline overrun, hand-worked")
+    dup = next(f for f in found if f["kind"] == "duplicate")
+    check(dup["tags"]["name"] == "vision-train-copy" and dup["gb"] == 5000, "waste json: the copied dataset")
+    orphan = next(f for f in found if f["kind"] == "orphaned")
+    check(orphan["tags"]["project"] == "asr-v1" and all(f["action"] for f in found), "waste json: the orphan")
+
+    rc, out, _ = run("waste", records, cluster, *month, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out.decode())))
+    check(rc == 0 and len(rows) == len(found) and list(rows[0])[:2] == ["kind", "project"],
+          "waste csv: a row per finding, grouped by project without --by")
+    rc, out, _ = run("waste", records, cluster, *month, "-t", "rerun_hours=0", "--threshold=retention_days=0",
+                     "--format", "json")
+    kinds = {f["kind"] for f in json.loads(out)["findings"]}
+    check(rc == 0 and "rerun" not in kinds and "retained" not in kinds, "waste --threshold: 0 turns a finding off")
+    rc, out, _ = run("waste", records, cluster, *month)
+    check(rc == 0 and b"what to do" in out and b"vision-train-copy" in out, "waste table")
+
+    expect(["waste", records, cluster, "--threshold", "idle_hours=-1"], 1, "request.idle_hours")
+    expect(["waste", records, cluster, "--threshold", "idle=1"], 2, "NAME=VALUE")
+    expect(["waste", records, cluster, "--threshold", "idle_hours="], 2, "NAME=VALUE")
+    expect(["waste", records, cluster, "--threshold", "idle_hours=nan"], 2, "NAME=VALUE")
+    expect(["waste", records, cluster, "--by", "colour"], 1, "--by colour")
+    expect(["attribute", records, "--by", "team", "--threshold", "idle_hours=2"], 2, "not offered here")
+    expect(["waste"], 2, "RECORDS")
 
 
 def report_of_builtin():

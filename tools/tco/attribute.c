@@ -2,7 +2,8 @@
  * and the bill of a period split among the groups of one tag key or a pair
  * (tco_attribute, doc/model.md section 16), as a table, JSON or CSV. Money
  * is printed from the library's integer cents, so every format adds up to
- * the bill exactly. */
+ * the bill exactly. tco waste reads and prices the records the same way,
+ * then hands the attribution to waste.c. */
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include <math.h>
 #include <stdio.h>
@@ -82,14 +83,7 @@ static int is_sacct(const char *given, const char *path, const unsigned char *da
 
 /* ==== the attribution ==================================================== */
 
-typedef struct job {
-    const char *path, *label, *currency;
-    const tco_records *rs;
-    const tco_attribution *a;
-    const char *keys[2];
-    uint32_t nkeys;
-    double period[2];
-} job;
+typedef usage_job job;
 
 /* Whether some record has a tag of key id k. */
 static int has_key(const tco_records *rs, uint32_t k)
@@ -141,8 +135,7 @@ static int request_of(const cmd_args *a, const job *j, tco_attribution_request *
 
 /* ==== printing =========================================================== */
 
-/* 123456789 cents -> "1,234,567.89". */
-static const char *cents(char *buf, size_t cap, int64_t c)
+const char *money_cents(char *buf, size_t cap, int64_t c)
 {
     char whole[32];
     money(whole, sizeof whole, (double)(c / 100)); /* whole units, exact below 2^53 */
@@ -151,7 +144,7 @@ static const char *cents(char *buf, size_t cap, int64_t c)
     return buf;
 }
 
-static const char *iso(char *buf, size_t cap, double t)
+const char *iso_time(char *buf, size_t cap, double t)
 {
     time_t s = (time_t)floor(t);
     struct tm tm;
@@ -160,7 +153,7 @@ static const char *iso(char *buf, size_t cap, double t)
     return buf;
 }
 
-static const char *value_text(const job *j, uint32_t id)
+const char *usage_value(const job *j, uint32_t id)
 {
     return id == TCO_TAG_NONE ? NULL : tco_tags_text(tco_records_tags(j->rs), id);
 }
@@ -169,9 +162,9 @@ static void attribute_table(FILE *f, const job *j, const tco_bill *b)
 {
     char t0[32], t1[32], c[5][40];
     fprintf(f, "libtco %s: %s priced by %s, %s to %s (%s h)\n", tco_version_string(), j->path, j->label,
-            iso(t0, sizeof t0, j->period[0]), iso(t1, sizeof t1, j->period[1]), num(c[0], sizeof c[0], b->period_hours));
-    fprintf(f, "bill %s %s: direct %s, idle %s, shared %s\n", cents(c[0], sizeof c[0], b->total), j->currency,
-            cents(c[1], sizeof c[1], b->direct), cents(c[2], sizeof c[2], b->idle), cents(c[3], sizeof c[3], b->shared));
+            iso_time(t0, sizeof t0, j->period[0]), iso_time(t1, sizeof t1, j->period[1]), num(c[0], sizeof c[0], b->period_hours));
+    fprintf(f, "bill %s %s: direct %s, idle %s, shared %s\n", money_cents(c[0], sizeof c[0], b->total), j->currency,
+            money_cents(c[1], sizeof c[1], b->direct), money_cents(c[2], sizeof c[2], b->idle), money_cents(c[3], sizeof c[3], b->shared));
     fprintf(f, "accelerator-hours: capacity %.6g, held %.6g, used %.6g, outside the period %.6g\n",
             b->capacity_accelerator_hours, b->held_accelerator_hours, b->used_accelerator_hours,
             b->clipped_accelerator_hours);
@@ -184,12 +177,12 @@ static void attribute_table(FILE *f, const job *j, const tco_bill *b)
     tco_group g = { .size = sizeof g };
     for (size_t i = 0; i < tco_attribution_group_count(j->a); i++) {
         tco_attribution_group_at(&g, j->a, i, NULL);
-        const char *v0 = value_text(j, g.value[0]), *v1 = value_text(j, g.value[1]);
+        const char *v0 = usage_value(j, g.value[0]), *v1 = usage_value(j, g.value[1]);
         snprintf(head, sizeof head, "%s%s%s", v0 ? v0 : "(none)", j->nkeys > 1 ? " / " : "",
                  j->nkeys > 1 ? (v1 ? v1 : "(none)") : "");
         fprintf(f, "  %-32s %12.6g %16s %16s %16s %16s %6.1f%%\n", head, g.held_accelerator_hours,
-                cents(c[0], sizeof c[0], g.direct), cents(c[1], sizeof c[1], g.idle),
-                cents(c[2], sizeof c[2], g.shared), cents(c[3], sizeof c[3], g.total), 100 * g.share);
+                money_cents(c[0], sizeof c[0], g.direct), money_cents(c[1], sizeof c[1], g.idle),
+                money_cents(c[2], sizeof c[2], g.shared), money_cents(c[3], sizeof c[3], g.total), 100 * g.share);
     }
 }
 
@@ -242,7 +235,7 @@ static void attribute_json(FILE *f, const job *j, const tco_bill *b)
         tco_attribution_group_at(&g, j->a, i, NULL);
         fputs(i ? ",\n    {" : "\n    {", f);
         for (uint32_t k = 0; k < j->nkeys; k++) {
-            const char *v = value_text(j, g.value[k]);
+            const char *v = usage_value(j, g.value[k]);
             json_str(f, j->keys[k]);
             fputs(": ", f);
             v ? json_str(f, v) : (void)fputs("null", f);
@@ -278,7 +271,7 @@ static void attribute_csv(FILE *f, const job *j)
     for (size_t i = 0; i < tco_attribution_group_count(j->a); i++) {
         tco_attribution_group_at(&g, j->a, i, NULL);
         for (uint32_t k = 0; k < j->nkeys; k++) {
-            const char *v = value_text(j, g.value[k]);
+            const char *v = usage_value(j, g.value[k]);
             if (v)
                 csv_str(f, v); /* a missing tag is an empty field */
             fputc(',', f);
@@ -360,10 +353,32 @@ static int period_of(const char *period, const tco_records *rs, double out[2])
     return 0;
 }
 
-static int attribute_run(const cmd_args *a, job *j, const scenario *s)
+/* tco waste without --by: grouped by project, else by the first record's
+ * first tag key. */
+static int default_key(job *j)
+{
+    const tco_tags *tags = tco_records_tags(j->rs);
+    size_t pairs;
+    const uint32_t *p = tco_records_tag_pairs(j->rs, &pairs);
+    uint32_t k;
+    if (tco_tags_find(tags, "project", 7, &k, NULL) == TCO_OK && has_key(j->rs, k))
+        j->keys[0] = "project";
+    else if (pairs)
+        j->keys[0] = tco_tags_text(tags, p[0]);
+    else {
+        say("%s: the records have no tags: nothing to say whose waste it is", j->path);
+        return EXIT_REJECTED;
+    }
+    j->nkeys = 1;
+    return 0;
+}
+
+static int attribute_run(const cmd_args *a, job *j, const scenario *s, int waste)
 {
     tco_attribution_request q = { .size = sizeof q };
     int rc = period_of(a->period, j->rs, j->period);
+    if (!rc && waste && !j->nkeys)
+        rc = default_key(j);
     if (rc || (rc = request_of(a, j, &q)) != 0)
         return rc;
     tco_error err = TCO_ERROR_INIT;
@@ -378,16 +393,18 @@ static int attribute_run(const cmd_args *a, job *j, const scenario *s)
     j->a = at;
     j->currency = "";
     scenario_get_text(s, TCO_HANDLE_PRICING, TCO_P_CURRENCY, &j->currency);
-    rc = attribute_print(a, j);
+    rc = waste ? waste_print(a, j) : attribute_print(a, j);
     tco_attribution_free(at);
     return rc;
 }
 
-int cmd_attribute(const cmd_args *a)
+/* Reads the records, prices them for the period, and prints the bill
+ * (tco attribute) or the waste (tco waste). */
+static int records_command(const cmd_args *a, int waste)
 {
     char by[2 * TCO_TAG_MAX + 2];
     job j = { .path = a->pos[0], .label = scenario_label(a->pos[1]) };
-    int rc = keys_of(a->by, by, sizeof by, &j);
+    int rc = !a->by && waste ? 0 : keys_of(a->by, by, sizeof by, &j);
     if (rc)
         return rc;
     if (a->records && strcmp(a->records, "csv") != 0 && strcmp(a->records, "sacct") != 0)
@@ -419,9 +436,19 @@ int cmd_attribute(const cmd_args *a)
             say("%s: line %llu: %s (row skipped)", j.path, (unsigned long long)line, reason);
         }
         j.rs = rs;
-        rc = attribute_run(a, &j, &s);
+        rc = attribute_run(a, &j, &s, waste);
     }
     tco_records_free(rs);
     scenario_free(&s);
     return rc;
+}
+
+int cmd_attribute(const cmd_args *a)
+{
+    return records_command(a, 0);
+}
+
+int cmd_waste(const cmd_args *a)
+{
+    return records_command(a, 1);
 }

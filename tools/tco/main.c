@@ -7,6 +7,7 @@
  *   tco compare A B [C...] [--format table|json|csv|markdown] [-o OUT] [--from json|cbor]
  *   tco sensitivity [FILE] [--share S] [--format table|json|csv] [-o OUT] [--from json|cbor]
  *   tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END] [...]
+ *   tco waste RECORDS [FILE] [--by KEY] [--threshold NAME=VALUE]... [...]
  *
  * This file: the table of commands, their options (getopt_long: --format=X
  * or --format X, anywhere among the other arguments), their help, and the
@@ -92,7 +93,7 @@ typedef struct command {
     const char *missing;        /* the message when fewer than min_pos are given */
     const char *const *formats; /* what --format offers; NULL: no --format */
     int share;                  /* 1: --share is offered */
-    int attribution;            /* 1: --by, --period, --idle-rule... are offered */
+    int attribution;            /* 1: --by, --period, --idle-rule... are offered; 2: --threshold too */
     const char *help;           /* tco NAME --help */
 } command;
 
@@ -208,6 +209,33 @@ static const command commands[] = {
       "  -o, --output=OUT       write to OUT instead of standard output\n"
       "      --from=FORMAT      read FILE as json or cbor\n"
       "  -h, --help             print this help\n" },
+    { "waste", cmd_waste, 1, 2, "waste needs a RECORDS file", attribute_formats, 0, 2,
+      "usage: tco waste RECORDS [FILE] [--by KEY] [--period START,END] [--threshold NAME=VALUE]...\n"
+      "           [--records csv|sacct] [--strict] [--format table|json|csv] [-o OUT]\n"
+      "           [--from json|cbor]\n"
+      "\n"
+      "Reads the usage records in RECORDS as tco attribute does, prices them for the\n"
+      "period by the scenario in FILE (the built-in one without FILE), and lists the\n"
+      "money spent on nothing, largest first (doc/model.md, section 17): the\n"
+      "cluster's idle capacity, accelerators held idle or over-sized, runs past a\n"
+      "limit or a deadline, failures run again, checkpoints and datasets kept too\n"
+      "long or twice, storage a finished project left; each with since when, its\n"
+      "cost in the period and per day, and what to do about it.\n"
+      "\n"
+      "  -b, --by=KEY           the tag key findings are shown by (default: project,\n"
+      "                         else the first record's first key)\n"
+      "  -p, --period=START,END the period, as tco attribute takes it\n"
+      "  -t, --threshold=NAME=VALUE  a threshold, as often as needed: idle_utilisation\n"
+      "                         (0.05), idle_hours (1), oversized_utilisation (0.5),\n"
+      "                         max_runtime_hours (0: none), rerun_hours (24),\n"
+      "                         retention_days (30), orphan_days (14); 0 turns the\n"
+      "                         last four off\n"
+      "      --records=FORMAT   read RECORDS as csv or sacct\n"
+      "      --strict           a row that cannot be a record fails the command\n"
+      "  -f, --format=FORMAT    table (the default), json, or csv (a row per finding)\n"
+      "  -o, --output=OUT       write to OUT instead of standard output\n"
+      "      --from=FORMAT      read FILE as json or cbor\n"
+      "  -h, --help             print this help\n" },
 };
 
 /* ==== options ============================================================ */
@@ -231,6 +259,7 @@ static const struct option options[] = {
     { "owner", required_argument, NULL, OPT_OWNER },
     { "records", required_argument, NULL, OPT_RECORDS },
     { "strict", no_argument, NULL, OPT_STRICT },
+    { "threshold", required_argument, NULL, 't' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -238,7 +267,7 @@ static const struct option options[] = {
 /* '-': other arguments come back in place (as 1), so options may follow
  * them even under POSIXLY_CORRECT; ':': a missing value returns ':', apart
  * from an unknown option's '?'. */
-static const char short_options[] = "-:f:o:s:b:p:h";
+static const char short_options[] = "-:f:o:s:b:p:t:h";
 
 /* The help was printed: not an error, nothing left to do. */
 enum { HELP_SHOWN = -1 };
@@ -280,11 +309,12 @@ static int positional(cmd_args *a, const command *cmd, const char *arg)
 
 /* argv[0] is the command's name; pos has room for argc + 1 arguments, all
  * NULL. Returns 0, HELP_SHOWN or the exit status. */
-static int parse(cmd_args *a, const char **pos, const command *cmd, int argc, char **argv)
+static int parse(cmd_args *a, const char **pos, const char **thresholds, const command *cmd, int argc, char **argv)
 {
     static const char *const files[] = { "json", "cbor", NULL };
     memset(a, 0, sizeof *a);
     a->pos = pos;
+    a->thresholds = thresholds;
     opterr = 0;
     int c, rc;
     while ((c = getopt_long(argc, argv, short_options, options, NULL)) != -1) {
@@ -305,6 +335,7 @@ static int parse(cmd_args *a, const char **pos, const command *cmd, int argc, ch
         case OPT_OWNER: a->owner = optarg; break;
         case OPT_RECORDS: a->records = optarg; break;
         case OPT_STRICT: a->strict = 1; break;
+        case 't': a->thresholds[a->nthresholds++] = optarg; break;
         case 'h':
             fputs(cmd->help, stdout);
             return HELP_SHOWN;
@@ -322,6 +353,8 @@ static int parse(cmd_args *a, const char **pos, const command *cmd, int argc, ch
                             : a->strict ? "--strict" : NULL;
     if (attribution && !cmd->attribution)
         return usage("%s is not offered here", attribution);
+    if (a->nthresholds && cmd->attribution != 2)
+        return usage("--threshold %s is not offered here", a->thresholds[0]);
     if (a->format && (!cmd->formats || !one_of(a->format, cmd->formats)))
         return usage("--format %s is not offered here", a->format);
     if ((a->from && !one_of(a->from, files)) || (a->to && !one_of(a->to, files)))
@@ -353,19 +386,19 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (strcmp(name, commands[i].name) != 0)
             continue;
-        /* Room for every argument, and pos[0] and pos[1] always there. */
-        const char **pos = calloc((size_t)argc + 1, sizeof *pos);
-        if (!pos) {
-            say("out of memory");
-            return EXIT_IO;
-        }
+        /* Room for every argument, and pos[0] and pos[1] always there;
+         * and for every argument a --threshold. */
+        const char **pos = calloc((size_t)argc + 1, sizeof *pos), **thresholds = calloc((size_t)argc, sizeof *pos);
+        int rc = EXIT_IO;
         cmd_args a;
-        int rc = parse(&a, pos, &commands[i], argc - 1, argv + 1);
-        if (rc == HELP_SHOWN)
+        if (!pos || !thresholds)
+            say("out of memory");
+        else if ((rc = parse(&a, pos, thresholds, &commands[i], argc - 1, argv + 1)) == HELP_SHOWN)
             rc = close_text(stdout, "-");
         else if (rc == 0)
             rc = commands[i].run(&a);
         free(pos);
+        free(thresholds);
         return rc;
     }
     return usage("unknown command %s", name);

@@ -10,7 +10,8 @@
  *   compare.c      tco compare: scenarios side by side (tco_compare)
  *   sensitivity.c  tco sensitivity: the ranked tornado (tco_sensitivity)
  *   attribute.c    tco attribute: usage records' bill split among their tags
- *                  (tco_attribute)
+ *                  (tco_attribute); reading records for tco waste too
+ *   waste.c        tco waste: the findings of tco_find_waste
  *   scenario.c     tco convert and tco fingerprint: a scenario file as such
  *   params.c       tco params: the parameter list, and doc/parameters.md */
 #ifndef TCO_CMD_H
@@ -37,9 +38,11 @@ typedef struct cmd_args {
                          there to read */
     int npos;
     const char *format, *from, *to, *output, *share;
-    /* tco attribute's options */
+    /* tco attribute's and tco waste's options */
     const char *by, *period, *records, *idle_rule, *shared_rule, *owner;
     int strict;
+    const char **thresholds; /* tco waste's --threshold NAME=VALUE, nthresholds of them */
+    int nthresholds;
 } cmd_args;
 
 /* ---- the commands: each returns the exit status ---- */
@@ -50,6 +53,28 @@ int cmd_params(const cmd_args *a);      /* params.c */
 int cmd_compare(const cmd_args *a);     /* compare.c */
 int cmd_sensitivity(const cmd_args *a); /* sensitivity.c */
 int cmd_attribute(const cmd_args *a);   /* attribute.c */
+int cmd_waste(const cmd_args *a);       /* attribute.c, printed by waste.c */
+
+/* ---- attribute.c: records priced for a period ---- */
+typedef struct usage_job {
+    const char *path, *label, *currency;
+    const tco_records *rs;
+    const tco_attribution *a;
+    const char *keys[2];
+    uint32_t nkeys;
+    double period[2];
+} usage_job;
+
+/* 123456789 cents -> "1,234,567.89". */
+const char *money_cents(char *buf, size_t cap, int64_t c);
+/* "YYYY-MM-DDTHH:MM:SSZ" of UTC seconds t. */
+const char *iso_time(char *buf, size_t cap, double t);
+/* The text of a tag value id; NULL for TCO_TAG_NONE. */
+const char *usage_value(const usage_job *j, uint32_t id);
+
+/* ---- waste.c ---- */
+/* Prints the findings of the job's attribution; returns the exit status. */
+int waste_print(const cmd_args *a, const usage_job *j);
 
 /* ---- main.c: messages ---- */
 /* "tco: " fmt "\n" on standard error. */
