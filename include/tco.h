@@ -1315,6 +1315,38 @@ TCO_API size_t tco_attribution_group_count(const tco_attribution *a);
 TCO_API int tco_attribution_group_at(tco_group *out, const tco_attribution *a, size_t i, tco_error *err);
 
 /* ------------------------------------------------------------------------
+ * FOCUS export: an attribution as FinOps FOCUS 1.2 cost and usage rows
+ * (since 1.1; doc/focus.md)
+ * ------------------------------------------------------------------------ */
+
+/* Who the rows say bills whom. Every text is optional (NULL: the default),
+ * at most TCO_TAG_MAX bytes of UTF-8 without control characters. */
+typedef struct tco_focus_request {
+    size_t size;                      /* sizeof(tco_focus_request) */
+    const char *billing_account_id;   /* BillingAccountId (default "libtco") */
+    const char *billing_account_name; /* BillingAccountName (default: the id) */
+    const char *provider_name;        /* ProviderName, PublisherName, InvoiceIssuerName (default: the
+                                       * account's name) */
+    const char *invoice_id;           /* InvoiceId (default: the account id, "-" and the period's
+                                       * YYYY-MM) */
+    const char *region_id;            /* RegionId (default: none, null) */
+    const char *region_name;          /* RegionName (default: the region id) */
+} tco_focus_request;
+
+/* The attribution as FOCUS 1.2 CSV (doc/focus.md lists every column and
+ * what fills it): a header, then a row per group, category and kind of
+ * charge (direct by price class, storage, traffic, idle capacity by the
+ * class it is held under, shared services) whose BilledCost is not zero;
+ * the rows' cents add up to each group's category cents, so to the bill,
+ * exactly. tags is the table tco_attribute was given; request may be
+ * NULL. The text (*len bytes, then a NUL) goes to buf when cap > *len;
+ * with buf NULL and cap 0 only *len is set (TCO_OK); a cap too small is
+ * TCO_E_SIZE with *len set and buf untouched. */
+TCO_API int tco_attribution_focus_csv(const tco_attribution *a, const tco_tags *tags,
+                                      const tco_focus_request *request, char *buf, size_t cap, size_t *len,
+                                      tco_error *err);
+
+/* ------------------------------------------------------------------------
  * Waste: the money in the records spent on nothing, found and priced
  * (since 1.1; doc/model.md, section 17)
  * ------------------------------------------------------------------------ */

@@ -22,6 +22,7 @@ typedef struct tco__attrib_group {
     double held[4];                    /* accelerator-hours inside the period, by tco_price_class */
     double used_h;                     /* of those, used (utilisation known, else held) */
     double storage, traffic;           /* cur: its records' storage and traffic, clipped to the period */
+    double storage_gbh, traffic_gb;    /* the same in GB-hours (every tier) and GB (every kind) */
     double usage;                      /* cur: its accelerator time priced, the USAGE weight */
     double idle_share, shared_share;   /* of the bill's idle and shared amounts, 0 to 1 */
     double amount;                     /* cur: direct + idle + shared, added by category */
@@ -56,6 +57,13 @@ struct tco_attribution {
      * class, and of idle capacity (the cluster's own blend). */
     double rate[4][TCO__ATTRIB_CATS];
     double idle_rate[TCO__ATTRIB_CATS];
+    /* idle_rate by the class of the cluster's capacity it would be held
+     * under (its shares of owned, reserved, spot and on-demand): the
+     * columns add up to idle_rate. */
+    double idle_class[4][TCO__ATTRIB_CATS];
+    double idle_mix[4];                /* those shares, by tco_price_class: they add up to 1 */
+    double idle_hours;                 /* capacity no record held in the period */
+    char currency[TCO_TEXT_MAX];       /* the pricing table's */
     /* cur by category: the period's idle capacity and shared services,
      * before they are spread; a group's part is its idle_share and
      * shared_share of them. */

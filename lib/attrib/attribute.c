@@ -73,11 +73,23 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
     owned[TCO_CAT_NETWORK] = hw.fabric_per_year / r.N / HOURS_PER_YEAR;
 
     /* Idle capacity at the cluster's own mix: the estimate's waste (the
-     * compute, power and cooling of an hour), its fabric in network. */
-    double o = T(OWNED_SHARE);
-    a->idle_rate[TCO_CAT_WASTE] = (1 - o) * hw.rental_rate +
-                                  o * (owned[TCO_CAT_COMPUTE] + owned[TCO_CAT_POWER] + owned[TCO_CAT_COOLING]);
-    a->idle_rate[TCO_CAT_NETWORK] = o * owned[TCO_CAT_NETWORK];
+     * compute, power and cooling of an hour), its fabric in network; by
+     * class, the shares of the estimate's rental blend (tco__hardware). */
+    double o = T(OWNED_SHARE), rs = T(RESERVED_SHARE), sp = T(SPOT_SHARE);
+    memset(a->idle_class, 0, sizeof a->idle_class);
+    a->idle_mix[TCO_CLASS_ON_DEMAND] = (1 - o) * (1 - rs - sp);
+    a->idle_mix[TCO_CLASS_RESERVED] = (1 - o) * rs;
+    a->idle_mix[TCO_CLASS_SPOT] = (1 - o) * sp;
+    a->idle_mix[TCO_CLASS_OWNED] = o;
+    a->idle_class[TCO_CLASS_ON_DEMAND][TCO_CAT_WASTE] = a->idle_mix[TCO_CLASS_ON_DEMAND] * P(ON_DEMAND_PER_ACCEL_HOUR);
+    a->idle_class[TCO_CLASS_RESERVED][TCO_CAT_WASTE] = a->idle_mix[TCO_CLASS_RESERVED] * P(RESERVED_PER_ACCEL_HOUR);
+    a->idle_class[TCO_CLASS_SPOT][TCO_CAT_WASTE] = a->idle_mix[TCO_CLASS_SPOT] * P(SPOT_PER_ACCEL_HOUR);
+    a->idle_class[TCO_CLASS_OWNED][TCO_CAT_WASTE] =
+        o * (owned[TCO_CAT_COMPUTE] + owned[TCO_CAT_POWER] + owned[TCO_CAT_COOLING]);
+    a->idle_class[TCO_CLASS_OWNED][TCO_CAT_NETWORK] = o * owned[TCO_CAT_NETWORK];
+    a->idle_rate[TCO_CAT_WASTE] = (1 - o) * hw.rental_rate + a->idle_class[TCO_CLASS_OWNED][TCO_CAT_WASTE];
+    a->idle_rate[TCO_CAT_NETWORK] = a->idle_class[TCO_CLASS_OWNED][TCO_CAT_NETWORK];
+    snprintf(a->currency, sizeof a->currency, "%s", p->text[IX_CURRENCY]);
 }
 
 /* cur by category of the shared services over the period (the estimate's
@@ -658,6 +670,8 @@ static int records_pass(tco_attribution *a, table *tb, totals *sum, window *win,
         g->used_h += used;
         g->storage += storage;
         g->traffic += traffic;
+        g->storage_gbh += share * (gbh[0] + gbh[1] + gbh[2]);
+        g->traffic_gb += share * (gb[0] + gb[1] + gb[2]);
         out->group = gi;
         out->held_h = held;
         out->used_h = used;
@@ -882,6 +896,7 @@ int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, co
     size_t G = a->groups;
     double hours = (q->period_end - q->period_start) / 3600, capacity = to->v[IX_ACCELERATORS] * hours;
     double idle_h = capacity > sum.held ? capacity - sum.held : 0; /* held above capacity: no idle */
+    a->idle_hours = idle_h;
     for (int k = 0; k < CATS; k++)
         a->idle[k] = idle_h * a->idle_rate[k];
     shared_of(a->shared, hours, sum.held, to, wo, po);

@@ -285,6 +285,24 @@ static void attribute_csv(FILE *f, const job *j)
     }
 }
 
+/* The FOCUS 1.2 rows of the library (doc/focus.md). */
+static int attribute_focus(FILE *f, const job *j)
+{
+    tco_error err = TCO_ERROR_INIT;
+    const tco_tags *tags = tco_records_tags(j->rs);
+    size_t len;
+    char *text = NULL;
+    if (tco_attribution_focus_csv(j->a, tags, NULL, NULL, 0, &len, &err) != TCO_OK || !(text = malloc(len + 1)) ||
+        tco_attribution_focus_csv(j->a, tags, NULL, text, len + 1, &len, &err) != TCO_OK) {
+        say("%s: %s", j->path, text ? err.message : "out of memory");
+        free(text);
+        return EXIT_REJECTED;
+    }
+    fwrite(text, 1, len, f);
+    free(text);
+    return 0;
+}
+
 static int attribute_print(const cmd_args *a, const job *j)
 {
     tco_bill b = { .size = sizeof b };
@@ -293,13 +311,17 @@ static int attribute_print(const cmd_args *a, const job *j)
     FILE *f = open_text(out);
     if (!f)
         return EXIT_IO;
+    int rc = 0;
     if (strcmp(format, "json") == 0)
         attribute_json(f, j, &b);
     else if (strcmp(format, "csv") == 0)
         attribute_csv(f, j);
+    else if (strcmp(format, "focus") == 0)
+        rc = attribute_focus(f, j);
     else
         attribute_table(f, j, &b);
-    return close_text(f, out);
+    int closed = close_text(f, out);
+    return rc ? rc : closed;
 }
 
 /* ==== the command ======================================================== */

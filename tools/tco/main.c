@@ -81,7 +81,8 @@ static const char *const report_formats[] = { "table", "json", "csv", "cbor", NU
 static const char *const params_formats[] = { "table", "json", "csv", "markdown", NULL };
 static const char *const compare_formats[] = { "table", "json", "csv", "markdown", NULL };
 static const char *const sensitivity_formats[] = { "table", "json", "csv", NULL };
-static const char *const attribute_formats[] = { "table", "json", "csv", NULL };
+static const char *const attribute_formats[] = { "table", "json", "csv", "focus", NULL };
+static const char *const waste_formats[] = { "table", "json", "csv", NULL };
 
 /* max_pos of a command that takes any number of positional arguments. */
 #define ANY INT_MAX
@@ -184,7 +185,7 @@ static const command commands[] = {
     { "attribute", cmd_attribute, 1, 2, "attribute needs a RECORDS file", attribute_formats, 0, 1,
       "usage: tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END] [--idle-rule R]\n"
       "           [--shared-rule R] [--owner V] [--records csv|sacct] [--strict]\n"
-      "           [--format table|json|csv] [-o OUT] [--from json|cbor]\n"
+      "           [--format table|json|csv|focus] [-o OUT] [--from json|cbor]\n"
       "\n"
       "Reads the usage records in RECORDS (Slurm sacct --parsable2 output or CSV,\n"
       "doc/records.md) and splits the bill of the period, priced by the scenario in\n"
@@ -205,11 +206,12 @@ static const command commands[] = {
       "      --records=FORMAT   read RECORDS as csv or sacct (default: csv for a .csv\n"
       "                         file, else sacct if its first line has a '|')\n"
       "      --strict           a row that cannot be a record fails the command\n"
-      "  -f, --format=FORMAT    table (the default), json, or csv (a row per group)\n"
+      "  -f, --format=FORMAT    table (the default), json, csv (a row per group), or\n"
+      "                         focus: FinOps FOCUS 1.2 cost and usage rows (CSV)\n"
       "  -o, --output=OUT       write to OUT instead of standard output\n"
       "      --from=FORMAT      read FILE as json or cbor\n"
       "  -h, --help             print this help\n" },
-    { "waste", cmd_waste, 1, 2, "waste needs a RECORDS file", attribute_formats, 0, 2,
+    { "waste", cmd_waste, 1, 2, "waste needs a RECORDS file", waste_formats, 0, 2,
       "usage: tco waste RECORDS [FILE] [--by KEY] [--period START,END] [--threshold NAME=VALUE]...\n"
       "           [--records csv|sacct] [--strict] [--format table|json|csv] [-o OUT]\n"
       "           [--from json|cbor]\n"

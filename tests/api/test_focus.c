@@ -1,0 +1,315 @@
+/* Black-box tests of tco_attribution_focus_csv (tco.h only): an attribution
+ * as FOCUS 1.2 rows (doc/focus.md).
+ *
+ * A hand-worked bill of ten hours on 8 rented accelerators, half of them
+ * reserved (2.5 cur/h), half on demand (4 cur/h), no shared services:
+ * team a holds 4 reserved accelerators all along (40 h, 100.00), team b 2
+ * on demand for 5 hours (10 h, 40.00). The 30 idle hours, at the cluster's
+ * blend of 0.5 x 4 + 0.5 x 2.5 = 3.25 cur/h, are 97.50, spread by usage
+ * (100 : 40). Every cent below is worked out in the comments. The export's
+ * conformance to FOCUS is checked by the FinOps Foundation's validator and
+ * DuckDB in the Python suite. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "support.h"
+
+#define T0 1793491200.0 /* 2026-11-01T00:00:00Z */
+#define H 3600.0
+
+static void scen_make(scen *s)
+{
+    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    ST(s, TCO_P_ACCELERATORS, 8);
+    ST(s, TCO_P_ACCELERATORS_PER_NODE, 8);
+    ST(s, TCO_P_OWNED_SHARE, 0);
+    ST(s, TCO_P_RESERVED_SHARE, 0.5);
+    ST(s, TCO_P_SPOT_SHARE, 0);
+    SW(s, TCO_P_JOB_ACCELERATORS, 0);
+    SW(s, TCO_P_DATABASE_INSTANCES, 0);
+    SW(s, TCO_P_DATABASE_GB, 0);
+    SW(s, TCO_P_LOG_BYTES_PER_ACCEL_HOUR, 0);
+    SW(s, TCO_P_METRICS_PER_ACCELERATOR, 0);
+    SP(s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(s, TCO_P_SPOT_PER_ACCEL_HOUR, 1);
+    SP(s, TCO_P_PLATFORM_PER_NODE_MONTH, 0);
+    SP(s, TCO_P_SECURITY_PER_NODE_MONTH, 0);
+    SP(s, TCO_P_SECURITY_FIXED_PER_MONTH, 0);
+    SP(s, TCO_P_STAFF_PER_FTE_YEAR, 0);
+    SP(s, TCO_P_MIN_FTE, 0);
+    assert_int_equal(tco_pricing_set_text(s->p, TCO_P_CURRENCY, "EUR", NULL), TCO_OK);
+    scen_freeze(s);
+}
+
+typedef struct fixture {
+    scen sc;
+    tco_tags *tags;
+    tco_record r[2];
+    uint32_t pair[4];
+    tco_attribution *a;
+} fixture;
+
+static uint32_t id_of(tco_tags *tags, const char *text)
+{
+    uint32_t id;
+    assert_int_equal(tco_tags_intern(tags, text, strlen(text), &id, NULL), TCO_OK);
+    return id;
+}
+
+static void make(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    scen_make(&f->sc);
+    assert_int_equal(tco_tags_new(&f->tags, NULL), TCO_OK);
+    uint32_t team = id_of(f->tags, "team");
+    f->pair[0] = f->pair[2] = team;
+    f->pair[1] = id_of(f->tags, "a");
+    f->pair[3] = id_of(f->tags, "b, \"the second\""); /* quoted in CSV, escaped in JSON */
+    for (int i = 0; i < 2; i++) {
+        tco_record *r = &f->r[i];
+        r->size = sizeof *r;
+        r->utilisation = -1;
+        r->state = TCO_JOB_COMPLETED;
+        r->first_tag = (uint32_t)i;
+        r->tag_count = 1;
+    }
+    f->r[0].start = T0, f->r[0].end = T0 + 10 * H, f->r[0].accelerators = 4, f->r[0].price_class = TCO_CLASS_RESERVED;
+    f->r[1].start = T0, f->r[1].end = T0 + 5 * H, f->r[1].accelerators = 2, f->r[1].price_class = TCO_CLASS_ON_DEMAND;
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0;
+    q.period_end = T0 + 10 * H;
+    q.by_key[0] = team;
+    q.by_count = 1;
+    q.idle_rule = q.shared_rule = TCO_SPREAD_USAGE;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_attribute(&f->a, f->r, 2, f->pair, 2, f->tags, &q, f->sc.t, f->sc.w, f->sc.p, &err))
+        fail_msg("%s", err.message);
+}
+
+static void unmake(fixture *f)
+{
+    tco_attribution_free(f->a);
+    tco_tags_free(f->tags);
+    scen_free(&f->sc);
+}
+
+/* ---- a small RFC 4180 reader, enough for the rows ------------------------ */
+
+#define MAXF 64
+typedef struct csv_row {
+    char *f[MAXF];
+    int n;
+} csv_row;
+
+/* Splits the next row of *p in place; 0 at the end. */
+static int next_row(char **p, csv_row *r)
+{
+    char *s = *p, *w;
+    if (!*s)
+        return 0;
+    r->n = 0;
+    for (;;) {
+        r->f[r->n++] = w = s;
+        if (*s == '"') {
+            for (s++;; s++) {
+                if (*s == '"' && s[1] == '"')
+                    *w++ = '"', s++;
+                else if (*s == '"') {
+                    s++;
+                    break;
+                } else
+                    *w++ = *s;
+            }
+        } else {
+            while (*s && *s != ',' && *s != '\n')
+                *w++ = *s++;
+        }
+        char end = *s;
+        *w = '\0';
+        s += end != '\0';
+        if (end != ',')
+            break;
+    }
+    *p = s;
+    return 1;
+}
+
+static const char *col(const csv_row *head, const csv_row *r, const char *name)
+{
+    for (int i = 0; i < head->n; i++)
+        if (strcmp(head->f[i], name) == 0)
+            return r->f[i];
+    fail_msg("no column %s", name);
+    return NULL;
+}
+
+static char *export(const fixture *f, const tco_focus_request *q)
+{
+    size_t len = 0;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_attribution_focus_csv(f->a, f->tags, q, NULL, 0, &len, &err))
+        fail_msg("%s", err.message);
+    char *text = malloc(len + 1);
+    size_t again = 0;
+    assert_int_equal(tco_attribution_focus_csv(f->a, f->tags, q, text, len + 1, &again, &err), TCO_OK);
+    assert_int_equal(again, len);
+    assert_int_equal(strlen(text), len);
+    return text;
+}
+
+static void test_rows(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f);
+    char *text = export(&f, NULL), *p = text;
+    csv_row head, r;
+    assert_true(next_row(&p, &head));
+    assert_int_equal(head.n, 58);
+    struct {
+        const char *team, *service, *charge, *billed, *pricing, *quantity, *list, *status, *consumed;
+    } want[] = {
+        /* a: 40 h x 2.5; listed at the on-demand 4: 160.00 */
+        { "a", "compute", "direct", "100.00", "Committed", "40.0", "160.00", "Used", "40.0" },
+        /* a's idle: 97.50 x 100/140 = 69.642857: 6964 of a's 16964 cents
+         * (the bill, 23750, splits 16964.29 : 6785.71, b's larger
+         * remainder takes the cent). 30 h x 100/140 = 21.428571 idle
+         * hours, half under each class: on demand 42.857143, reserved
+         * 26.785714; their remainders .71 and .57 give on demand the cent:
+         * 42.86 and 26.78. The reserved half is the term's unused part,
+         * listed at 10.714286 h x 4 = 42.86. */
+        { "a", "waste", "idle", "42.86", "Standard", "10.714286", "42.86", "", "10.714286" },
+        { "a", "waste", "idle", "26.78", "Committed", "10.714286", "42.86", "Unused", "" },
+        /* b: 10 h x 4 */
+        { "b, \"the second\"", "compute", "direct", "40.00", "Standard", "10.0", "40.00", "", "10.0" },
+        /* b's idle: 2786 of its 6786 cents: on demand 17.142857, reserved
+         * 10.714286; the cent to the larger remainder, .43: 17.14 and 10.72 */
+        { "b, \"the second\"", "waste", "idle", "17.14", "Standard", "4.285714", "17.14", "", "4.285714" },
+        { "b, \"the second\"", "waste", "idle", "10.72", "Committed", "4.285714", "17.14", "Unused", "" },
+    };
+    size_t n = 0;
+    int64_t total = 0;
+    while (next_row(&p, &r)) {
+        assert_true(n < sizeof want / sizeof want[0]);
+        assert_int_equal(r.n, head.n);
+        assert_string_equal(col(&head, &r, "SubAccountId"), want[n].team);
+        assert_string_equal(col(&head, &r, "SubAccountType"), "team");
+        assert_string_equal(col(&head, &r, "ServiceName"), want[n].service);
+        assert_string_equal(col(&head, &r, "x_Charge"), want[n].charge);
+        assert_string_equal(col(&head, &r, "BilledCost"), want[n].billed);
+        assert_string_equal(col(&head, &r, "EffectiveCost"), want[n].billed);
+        assert_string_equal(col(&head, &r, "ContractedCost"), want[n].billed);
+        assert_string_equal(col(&head, &r, "ListCost"), want[n].list);
+        assert_string_equal(col(&head, &r, "PricingCategory"), want[n].pricing);
+        assert_string_equal(col(&head, &r, "PricingQuantity"), want[n].quantity);
+        assert_string_equal(col(&head, &r, "CommitmentDiscountStatus"), want[n].status);
+        assert_string_equal(col(&head, &r, "ConsumedQuantity"), want[n].consumed);
+        assert_string_equal(col(&head, &r, "BillingCurrency"), "EUR");
+        assert_string_equal(col(&head, &r, "ChargeCategory"), "Usage");
+        assert_string_equal(col(&head, &r, "BillingPeriodStart"), "2026-11-01T00:00:00Z");
+        assert_string_equal(col(&head, &r, "BillingPeriodEnd"), "2026-11-01T10:00:00Z");
+        assert_string_equal(col(&head, &r, "InvoiceId"), "libtco-2026-11");
+        const char *tags = col(&head, &r, "Tags");
+        assert_string_equal(tags, n < 3 ? "{\"team\":\"a\"}" : "{\"team\":\"b, \\\"the second\\\"\"}");
+        if (strcmp(want[n].status, "Unused") == 0)
+            assert_string_equal(col(&head, &r, "ResourceId"), "libtco/reserved");
+        total += llround(strtod(want[n].billed, NULL) * 100);
+        n++;
+    }
+    assert_int_equal(n, sizeof want / sizeof want[0]);
+    tco_bill b;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    assert_int_equal(tco_attribution_bill(&b, f.a, NULL), TCO_OK);
+    assert_int_equal(b.total, 23750);
+    assert_int_equal(total, b.total);
+    free(text);
+    unmake(&f);
+}
+
+/* Who bills whom: the request's names, and the defaults they replace. */
+static void test_request(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f);
+    tco_focus_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.billing_account_id = "gpu-1";
+    q.billing_account_name = "GPU cluster one";
+    q.invoice_id = "INV-7";
+    q.region_id = "eu-west";
+    char *text = export(&f, &q), *p = text;
+    csv_row head, r;
+    assert_true(next_row(&p, &head));
+    assert_true(next_row(&p, &r));
+    assert_string_equal(col(&head, &r, "BillingAccountId"), "gpu-1");
+    assert_string_equal(col(&head, &r, "BillingAccountName"), "GPU cluster one");
+    assert_string_equal(col(&head, &r, "ProviderName"), "GPU cluster one");
+    assert_string_equal(col(&head, &r, "InvoiceIssuerName"), "GPU cluster one");
+    assert_string_equal(col(&head, &r, "InvoiceId"), "INV-7");
+    assert_string_equal(col(&head, &r, "RegionId"), "eu-west");
+    assert_string_equal(col(&head, &r, "RegionName"), "eu-west");
+    assert_string_equal(col(&head, &r, "CommitmentDiscountId"), "gpu-1/reserved");
+    assert_string_equal(col(&head, &r, "ResourceId"), "gpu-1/accelerators/reserved");
+    free(text);
+    unmake(&f);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f);
+    tco_error err = TCO_ERROR_INIT;
+    size_t len = 0, need;
+    assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, NULL, NULL, 0, &need, &err), TCO_OK);
+    /* Too small: TCO_E_SIZE with the length, the buffer untouched. */
+    char small[16] = "untouched";
+    assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, NULL, small, sizeof small, &len, &err), TCO_E_SIZE);
+    assert_int_equal(len, need);
+    assert_string_equal(small, "untouched");
+    assert_string_equal(err.param_name, "cap");
+    char *exact = malloc(need);
+    assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, NULL, exact, need, &len, &err), TCO_E_SIZE); /* no NUL */
+    free(exact);
+    assert_int_equal(tco_attribution_focus_csv(NULL, f.tags, NULL, NULL, 0, &len, &err), TCO_E_NULL);
+    assert_int_equal(tco_attribution_focus_csv(f.a, NULL, NULL, NULL, 0, &len, &err), TCO_E_NULL);
+    assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, NULL, NULL, 0, NULL, &err), TCO_E_NULL);
+    assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, NULL, NULL, 8, &len, &err), TCO_E_NULL);
+
+    tco_focus_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.provider_name = "bad\nname";
+    assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, &q, NULL, 0, &len, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "request.provider_name");
+    q.provider_name = "\xff";
+    assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, &q, NULL, 0, &len, &err), TCO_E_RANGE);
+    q.provider_name = NULL;
+    q.size = 4;
+    assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, &q, NULL, 0, &len, &err), TCO_E_SIZE);
+
+    /* A table that is not the attribution's. */
+    tco_tags *other;
+    assert_int_equal(tco_tags_new(&other, NULL), TCO_OK);
+    assert_int_equal(tco_attribution_focus_csv(f.a, other, NULL, NULL, 0, &len, &err), TCO_E_INCONSISTENT);
+    tco_tags_free(other);
+    unmake(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_request),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
