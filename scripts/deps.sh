@@ -21,9 +21,14 @@ if ((${#missing[@]})); then
 fi
 
 # Python: what builds the binding (setuptools, cffi) and what its tests and
-# notebook use (numpy, pandas, matplotlib, pytest, nbclient), from PyPI.
-python_packages=(setuptools wheel cffi numpy pandas matplotlib pytest nbclient nbformat ipykernel)
-if ! python3 -c "import setuptools, wheel, cffi, numpy, pandas, matplotlib, pytest, nbclient, nbformat, ipykernel" 2>/dev/null; then
+# notebook use (numpy, pandas, matplotlib, pytest, nbclient; pyarrow and
+# DuckDB read the FOCUS export back), from PyPI.
+python_packages=(setuptools wheel cffi numpy pandas matplotlib pytest nbclient nbformat ipykernel pyarrow duckdb)
+if ! python3 -c "import setuptools, wheel, cffi, numpy, pandas, matplotlib, pytest, nbclient, nbformat, ipykernel, pyarrow, duckdb" 2>/dev/null; then
   echo "installing Python packages: ${python_packages[*]}"
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${python_packages[@]}"
 fi
+
+# The FinOps Foundation's FOCUS validator, in a virtual environment of its
+# own (it needs Python 3.12 or later).
+"$(dirname "$0")/focus.sh" --install

@@ -56,3 +56,42 @@ func ExampleAttribute() {
 	// vision  1703.48 (26.1%): compute 384.00, direct 384.00, idle 968.35, shared 351.13
 	// (none)   567.83 ( 8.7%): compute 128.00, direct 128.00, idle 322.78, shared 117.05
 }
+
+// The money spent on nothing in a day of records: a notebook holding 8
+// accelerators for ten hours at 2% use, a job asking for 32 and using a
+// quarter of them, a failed run started again an hour later, and the
+// capacity nobody held. Each finding says what to do.
+func ExampleFindWaste() {
+	csv := "start,end,accelerators,utilisation,price_class,state,tag.team,tag.user,tag.job_name\n" +
+		"2026-11-01T08:00:00Z,2026-11-01T18:00:00Z,8,0.02,on_demand,completed,vision,li,notebook\n" +
+		"2026-11-01T00:00:00Z,2026-11-01T06:00:00Z,32,0.25,on_demand,completed,llm,raj,eval\n" +
+		"2026-11-01T06:00:00Z,2026-11-01T09:00:00Z,16,,on_demand,failed,llm,ana,train\n" +
+		"2026-11-01T10:00:00Z,2026-11-01T20:00:00Z,16,,on_demand,completed,llm,ana,train\n"
+	records, err := tco.ReadCSV([]byte(csv), true)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer records.Close()
+	s, err := tco.NewScenario(tco.Set("accelerators", 64))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	w, err := s.FindWaste(records, tco.AttributionRequest{PeriodStart: day, PeriodEnd: day.AddDate(0, 0, 1),
+		By: []string{"team"}}, tco.DefaultWasteRequest())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range w.Findings {
+		fmt.Printf("%-13s %-6s %8.2f  since %s\n", f.Kind, f.Group, f.Cost, f.Since.Format("15:04"))
+	}
+	fmt.Printf("total %.2f\n%s\n", w.Total, tco.FindingRerun.Action())
+	// Output:
+	// idle_capacity         4224.00  since 00:00
+	// oversized     llm      384.00  since 00:00
+	// idle_held     vision   313.60  since 08:00
+	// rerun         llm      192.00  since 06:00
+	// total 5113.60
+	// Checkpoint more often and resume from the last checkpoint; fix the cause of the failure before resubmitting.
+}

@@ -497,18 +497,32 @@ func keyList(keys []string) string {
 // (usage with no priced accelerator time in the period, no record in the
 // period, an owner without records) with ErrInconsistent.
 func Attribute(r *Records, req AttributionRequest, t *Topology, w *Workload, p *Pricing) (*Attribution, error) {
+	var out *Attribution
+	err := withAttribution(r, req, t, w, p, func(a *C.tco_attribution, cr *C.tco_records) error {
+		var err error
+		out, err = attributionOf(a, r.tagTexts(cr), len(req.By))
+		return err
+	})
+	return out, err
+}
+
+// withAttribution runs the library's attribution of the records and calls
+// use with it (and the records' C set) before freeing it: what FOCUS and
+// FindWaste read besides the bill.
+func withAttribution(r *Records, req AttributionRequest, t *Topology, w *Workload, p *Pricing,
+	use func(a *C.tco_attribution, cr *C.tco_records) error) error {
 	cr, err := r.c()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ct, cw, cp, err := handles(t, w, p)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer runtime.KeepAlive(r)
 	q, err := r.request(cr, &req)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var npairs C.size_t
 	pairs := C.tco_records_tag_pairs(cr, &npairs)
@@ -520,10 +534,16 @@ func Attribute(r *Records, req AttributionRequest, t *Topology, w *Workload, p *
 	runtime.KeepAlive(w)
 	runtime.KeepAlive(p)
 	if rc != 0 {
-		return nil, requestFailure(failure(rc, &ce), &q, &req)
+		return requestFailure(failure(rc, &ce), &q, &req)
 	}
 	defer C.tco_attribution_free(a)
+	return use(a, cr)
+}
 
+// attributionOf is the bill and groups of a library attribution grouped
+// by keys tag keys, value texts from texts.
+func attributionOf(a *C.tco_attribution, texts []string, keys int) (*Attribution, error) {
+	ce := newCErr()
 	var b C.tco_bill
 	b.size = C.size_t(unsafe.Sizeof(b))
 	if rc := C.tco_attribution_bill(&b, a, &ce); rc != 0 {
@@ -538,7 +558,6 @@ func Attribute(r *Records, req AttributionRequest, t *Topology, w *Workload, p *
 		Records:                 uint64(b.records), RecordsOutside: uint64(b.records_outside),
 		Overlapping: uint64(b.overlapping),
 	}}
-	texts := r.tagTexts(cr)
 	n := int(C.tco_attribution_group_count(a))
 	out.Groups = make([]Group, 0, n)
 	for i := 0; i < n; i++ {
@@ -548,7 +567,7 @@ func Attribute(r *Records, req AttributionRequest, t *Topology, w *Workload, p *
 			return nil, failure(rc, &ce)
 		}
 		grp := Group{
-			Values: make([]string, len(req.By)), Total: Cents(g.total),
+			Values: make([]string, keys), Total: Cents(g.total),
 			Category: centsByCategory(&g.category),
 			Direct:   Cents(g.direct), Idle: Cents(g.idle), Shared: Cents(g.shared), Share: float64(g.share),
 			HeldAcceleratorHours: float64(g.held_accelerator_hours),

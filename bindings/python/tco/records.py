@@ -87,6 +87,15 @@ class Records:
         raw, out = text.encode(), ffi.new("uint32_t *")
         return int(out[0]) if lib.tco_tags_find(self._tags, raw, len(raw), out, ffi.NULL) == lib.TCO_OK else None
 
+    def tags_of(self, i):
+        """Record i's tags as a dict (the first of each key)."""
+        r = self.array[i]
+        pairs = self.tag_pairs[int(r["first_tag"]):int(r["first_tag"]) + int(r["tag_count"])]
+        out = {}
+        for k, v in pairs:
+            out.setdefault(self.text(k), self.text(v))
+        return out
+
     def keys(self):
         """The tag keys the records carry, in the order first seen."""
         return sorted({self.text(k) for k in np.unique(self.tag_pairs[:, 0])}, key=self.find)
@@ -234,6 +243,7 @@ class Attribution:
 
     def __init__(self, ptr, by, records, currency):
         ptr = ffi.gc(ptr, lib.tco_attribution_free)
+        self._ptr, self.records = ptr, records  # for to_focus and find_waste
         err = new_error()
         bill = sized("tco_bill")
         check(lib.tco_attribution_bill(bill, ptr, err), err)
@@ -260,6 +270,14 @@ class Attribution:
         return pd.DataFrame(self._rows, columns=columns)
 
     to_pandas = groups.fget
+
+    def to_focus(self, path=None, **names):
+        """The attribution as FinOps FOCUS 1.2 cost and usage rows (doc/focus.md):
+        a DataFrame, or written to path (CSV, or Parquet for a .parquet path:
+        needs pyarrow). names: billing_account_id, billing_account_name,
+        provider_name, invoice_id, region_id, region_name."""
+        from .focus import to_focus
+        return to_focus(self, path, **names)
 
     def __repr__(self):
         return (f"Attribution(by={self.by}, {len(self._rows)} groups, "

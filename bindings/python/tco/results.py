@@ -75,7 +75,8 @@ def _optional(module):
     try:
         return __import__(module, fromlist=["_"])
     except ImportError as e:
-        raise ImportError(f"this needs {module.split('.')[0]}: pip install 'tco[{'plot' if 'matplotlib' in module else 'pandas'}]'") from e
+        extra = {"matplotlib": "plot", "pyarrow": "parquet"}.get(module.split(".")[0], "pandas")
+        raise ImportError(f"this needs {module.split('.')[0]}: pip install 'tco[{extra}]'") from e
 
 
 class Result:
