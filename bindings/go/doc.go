@@ -79,7 +79,8 @@
 // or failing on the first in strict mode. Attribute splits the bill of a
 // period among the groups of one tag key or a pair of keys, in Cents that
 // add up exactly: the groups to the bill, each group's categories to its
-// total.
+// total. FOCUS writes that bill as FinOps FOCUS 1.2 rows; FindWaste finds
+// the money in the records spent on nothing, costliest first.
 //
 // # Placement pricing
 //
