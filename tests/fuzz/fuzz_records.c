@@ -7,8 +7,13 @@
  * in range naming texts that find their own ids); every refused row has a
  * line within the text, in order, and a printable ASCII reason; strict
  * mode reads the very same records when no row was refused, and otherwise
- * fails naming the first refused row's line.
+ * fails naming the first refused row's line. The records read then go
+ * through the rest of the chain, priced by the built-in scenario over their
+ * own span: an attribution adds up to its bill, the waste finder's findings
+ * are finite, sorted and add up to their total, and the FOCUS rows have
+ * every column and add up to the bill to the cent.
  * Built with -Dfuzz=true and clang (tests/fuzz/README.md). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +102,132 @@ static void check_records(const tco_records *r, size_t size, const char *text)
     check(tco_records_bad_at(r, tco_records_bad_count(r), NULL, NULL, NULL) == TCO_E_INDEX, "bad_at past the end");
 }
 
+/* The built-in scenario, frozen once. */
+static tco_topology *T;
+static tco_workload *W;
+static tco_pricing *P;
+
+static void scenario(void)
+{
+    if (T)
+        return;
+    check(tco_topology_new(&T, NULL) == TCO_OK && tco_workload_new(&W, NULL) == TCO_OK &&
+              tco_pricing_new(&P, NULL) == TCO_OK,
+          "the built-in scenario");
+    check(tco_topology_freeze(T, NULL) == TCO_OK && tco_workload_freeze(W, NULL) == TCO_OK &&
+              tco_pricing_freeze(P, NULL) == TCO_OK,
+          "the built-in scenario freezes");
+}
+
+/* The cents of a FOCUS money field ("-12.34"), and the fields of a row. */
+static int64_t cents_of(const char *s, size_t n)
+{
+    int neg = n && *s == '-';
+    int64_t v = 0;
+    for (size_t i = (size_t)neg; i < n; i++)
+        if (s[i] != '.')
+            v = v * 10 + (s[i] - '0');
+    return neg ? -v : v;
+}
+
+static void check_focus(const char *text, size_t len, int64_t total)
+{
+    enum { COLUMNS = 58, BILLED = 19 };
+    check(len > 0 && text[len - 1] == '\n', "the FOCUS rows end in a newline");
+    int64_t sum = 0;
+    size_t i = 0, row = 0;
+    while (i < len) {
+        int field = 0, quoted = 0;
+        size_t start = i;
+        for (; i < len; i++) {
+            char c = text[i];
+            if (c == '"')
+                quoted = !quoted;
+            else if (!quoted && (c == ',' || c == '\n')) {
+                if (row > 0 && field == BILLED)
+                    sum += cents_of(text + start, i - start);
+                field++;
+                start = i + 1;
+                if (c == '\n')
+                    break;
+            }
+        }
+        check(field == COLUMNS, "every FOCUS row has every column");
+        i++;
+        row++;
+    }
+    check(sum == total, "the FOCUS rows add up to the bill to the cent");
+}
+
+/* Attributes the records over their span by their first key; then waste
+ * and FOCUS. */
+static void chain(const tco_records *r)
+{
+    size_t n = tco_records_count(r), pairs;
+    const tco_record *d = tco_records_data(r);
+    const uint32_t *p = tco_records_tag_pairs(r, &pairs);
+    if (n == 0 || pairs == 0)
+        return;
+    scenario();
+    tco_attribution_request q = { .size = sizeof q, .by_count = 1, .idle_rule = TCO_SPREAD_USAGE,
+                                  .shared_rule = TCO_SPREAD_EVEN, .by_key = { p[0], 0 } };
+    q.period_start = d[0].start;
+    q.period_end = d[0].end;
+    for (size_t i = 1; i < n; i++) {
+        q.period_start = d[i].start < q.period_start ? d[i].start : q.period_start;
+        q.period_end = d[i].end > q.period_end ? d[i].end : q.period_end;
+    }
+    if (!(q.period_end > q.period_start))
+        q.period_end = q.period_start + 3600;
+    tco_attribution *a = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    int rc = tco_attribute(&a, d, n, p, pairs, tco_records_tags(r), &q, T, W, P, &err);
+    if (rc != TCO_OK) {
+        refused(rc, &err);
+        check(a == NULL, "a refused attribution leaves *out alone");
+        return;
+    }
+    tco_bill b = { .size = sizeof b };
+    check(tco_attribution_bill(&b, a, NULL) == TCO_OK, "the bill");
+    int64_t sum = 0;
+    for (size_t g = 0; g < tco_attribution_group_count(a); g++) {
+        tco_group x = { .size = sizeof x };
+        check(tco_attribution_group_at(&x, a, g, NULL) == TCO_OK, "a group");
+        sum += x.total;
+    }
+    check(sum == b.total, "the groups add up to the bill");
+
+    tco_findings *f = NULL;
+    if ((rc = tco_find_waste(&f, a, d, n, p, pairs, tco_records_tags(r), NULL, &err)) == TCO_OK) {
+        double total = 0, last = INFINITY;
+        for (size_t i = 0; i < tco_findings_count(f); i++) {
+            tco_finding x = { .size = sizeof x };
+            check(tco_findings_at(&x, f, i, NULL) == TCO_OK, "a finding");
+            check(isfinite(x.cost) && x.cost > 0 && x.cost <= last, "findings finite, positive, largest first");
+            check(isfinite(x.per_day) && x.per_day >= 0 && x.since <= x.until, "a finding's day rate and window");
+            check(tco_finding_kind_name(x.kind) != NULL, "a known kind");
+            last = x.cost;
+            total += x.cost;
+        }
+        double t = tco_findings_total(f);
+        check(isfinite(t) && fabs(t - total) <= 1e-9 * fabs(t) + 1e-9, "the findings add up to their total");
+        tco_findings_free(f);
+    } else {
+        refused(rc, &err);
+    }
+
+    size_t len = 0;
+    if ((rc = tco_attribution_focus_csv(a, tco_records_tags(r), NULL, NULL, 0, &len, &err)) == TCO_OK) {
+        char *text = malloc(len + 1);
+        if (text && tco_attribution_focus_csv(a, tco_records_tags(r), NULL, text, len + 1, &len, &err) == TCO_OK)
+            check_focus(text, len, b.total);
+        free(text);
+    } else {
+        refused(rc, &err);
+    }
+    tco_attribution_free(a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
@@ -111,6 +242,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     check_records(r, size, text);
+    chain(r);
 
     tco_error serr = TCO_ERROR_INIT;
     int src = READ(&s, text, size, TCO_READ_STRICT, &serr);
