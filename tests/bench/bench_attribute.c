@@ -9,6 +9,10 @@
  * (1,000 groups, with the job_id overlap check), and by (team, user), whose
  * pairs make some 600,000 groups.
  *
+ * Also timed on the attribution by team: the waste finder (defaults, and a
+ * 24-hour maximum runtime so that overruns are found too) and the FOCUS
+ * export of its groups.
+ *
  * The baseline is one pass over the same records that sums their held
  * accelerator-hours and reads their tag pairs: the memory traffic and the
  * loop alone, the bound no attribution can beat. attribute / baseline
@@ -162,7 +166,33 @@ int main(void)
     for (int r = 0; r < ROUNDS; r++)
         two[r] = time_attribute(&q, tags, t, w, p, &groups_two);
 
+    /* The waste finder and the FOCUS rows, on the attribution by team. */
+    q.by_count = 1;
+    tco_attribution *a;
+    if (tco_attribute(&a, records, COUNT, pairs, (size_t)KEYS * COUNT, tags, &q, t, w, p, NULL))
+        return 1;
+    tco_waste_request wq;
+    tco_waste_request_init(&wq);
+    wq.max_runtime_hours = 24;
+    double waste[ROUNDS], focus[ROUNDS];
+    size_t findings = 0, bytes = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        tco_findings *f;
+        double t0 = now();
+        if (tco_find_waste(&f, a, records, COUNT, pairs, (size_t)KEYS * COUNT, tags, &wq, NULL))
+            return 1;
+        waste[r] = now() - t0;
+        findings = tco_findings_count(f);
+        tco_findings_free(f);
+        t0 = now();
+        if (tco_attribution_focus_csv(a, tags, NULL, NULL, 0, &bytes, NULL))
+            return 1;
+        focus[r] = now() - t0;
+    }
+    tco_attribution_free(a);
+
     double b = median(base, ROUNDS), a1 = median(one, ROUNDS), a2 = median(two, ROUNDS);
+    double wm = median(waste, ROUNDS), fm = median(focus, ROUNDS);
     printf("attribution of %d records, %d tag keys of %d values, one core, median of %d rounds\n", COUNT, KEYS,
            VALUES, ROUNDS);
     printf("  baseline (sum held hours, read tags) %8.1f ms   (checksum %.6g, %u)\n", b * 1e3, held / ROUNDS,
@@ -170,6 +200,8 @@ int main(void)
     printf("  tco_attribute by team (%zu groups)   %8.1f ms   %5.1f x baseline   target < 500 ms\n", groups_one,
            a1 * 1e3, a1 / b);
     printf("  tco_attribute by (team, user) (%zu groups) %8.1f ms   %5.1f x baseline\n", groups_two, a2 * 1e3, a2 / b);
+    printf("  tco_find_waste (%zu findings)     %8.1f ms   %5.1f x baseline\n", findings, wm * 1e3, wm / b);
+    printf("  tco_attribution_focus_csv (%zu bytes) %8.1f ms\n", bytes, fm * 1e3);
     tco_tags_free(tags);
     tco_topology_free(t);
     tco_workload_free(w);
