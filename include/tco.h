@@ -273,7 +273,12 @@ typedef enum tco_param {
     TCO_P_BUDGET_PERIOD_DAYS = 3041,
     TCO_P_BUDGET_WARNING_SHARE = 3042,
     TCO_P_BUDGET_CRITICAL_SHARE = 3043,
-    TCO_P_BUDGET_GROWTH_ALERT_SHARE = 3044
+    TCO_P_BUDGET_GROWTH_ALERT_SHARE = 3044,
+    /* since 1.1: the facility apart from the IT (doc/model.md, section 18) */
+    TCO_P_FACILITY_CAPEX_PER_KW = 3045,
+    TCO_P_FACILITY_LIFE_YEARS = 3046,
+    TCO_P_FACILITY_RESIDUAL_SHARE = 3047,
+    TCO_P_COLOCATION_PER_KW_MONTH = 3048
 } tco_param;
 
 /* Everything the table says of one parameter. The strings are static. */

@@ -68,7 +68,7 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
      * over every accelerator of the cluster). */
     double *owned = a->rate[TCO_CLASS_OWNED], kw = hw.it_kw / r.N, kwh_price = P(ELECTRICITY_PER_KWH);
     owned[TCO_CAT_COMPUTE] = hw.owned_per_year / HOURS_PER_YEAR;
-    owned[TCO_CAT_POWER] = kw * kwh_price;
+    owned[TCO_CAT_POWER] = kw * kwh_price + hw.facility_per_year / r.N / HOURS_PER_YEAR;
     owned[TCO_CAT_COOLING] = kw * (T(PUE) - 1) * kwh_price + hw.plant_per_year / r.N / HOURS_PER_YEAR;
     owned[TCO_CAT_NETWORK] = hw.fabric_per_year / r.N / HOURS_PER_YEAR;
 

@@ -79,6 +79,13 @@ static int pricing_check(const tco_obj *p, tco_error *err)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SPOT_PER_ACCEL_HOUR,
                                "spot_per_accel_hour = %g is above on_demand_per_accel_hour = %g: allowed 0 to %g",
                                P(SPOT_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR));
+    /* The building and its plant outlive the IT they hold, never the other
+     * way round. */
+    if (P(FACILITY_LIFE_YEARS) > 0 && P(FACILITY_LIFE_YEARS) < P(DEPRECIATION_YEARS))
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_FACILITY_LIFE_YEARS,
+                               "facility_life_years = %g is below depreciation_years = %g, the IT's life: allowed 0 "
+                               "(the IT's) or %g to 60",
+                               P(FACILITY_LIFE_YEARS), P(DEPRECIATION_YEARS), P(DEPRECIATION_YEARS));
     if (P(BUDGET_CRITICAL_SHARE) < P(BUDGET_WARNING_SHARE))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_BUDGET_CRITICAL_SHARE,
                                "budget_critical_share = %g is below budget_warning_share = %g: allowed %g to 1",

@@ -20,11 +20,22 @@ typedef struct {
     double maintenance; /* share of the price per year */
 } annuity;
 
+static annuity annuity_over(const tco_obj *p, double n, double maintenance)
+{
+    double i = P(COST_OF_CAPITAL), growth = n * log1p(i);
+    annuity a = { i > 0 ? i / -expm1(-growth) : 1 / n, exp(-growth), maintenance };
+    return a;
+}
+
 static annuity annuity_of(const tco_obj *p)
 {
-    double i = P(COST_OF_CAPITAL), n = P(DEPRECIATION_YEARS), growth = n * log1p(i);
-    annuity a = { i > 0 ? i / -expm1(-growth) : 1 / n, exp(-growth), P(MAINTENANCE_SHARE_PER_YEAR) };
-    return a;
+    return annuity_over(p, P(DEPRECIATION_YEARS), P(MAINTENANCE_SHARE_PER_YEAR));
+}
+
+/* The facility's life: its own, or the IT's when not given. */
+static double facility_life(const tco_obj *p)
+{
+    return P(FACILITY_LIFE_YEARS) > 0 ? P(FACILITY_LIFE_YEARS) : P(DEPRECIATION_YEARS);
 }
 
 static double owned_per_year(const annuity *a, double price, double residual_share)
@@ -45,7 +56,14 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
     h->plant_kw = (r->N * r->tdp + r->nodes * T(NODE_OVERHEAD_WATTS)) / 1000; /* sized for full load */
     double cooling_price = T(COOLING) == COOLING_LIQUID ? P(COOLING_LIQUID_CAPEX_PER_KW)
                                                         : P(COOLING_AIR_CAPEX_PER_KW);
-    h->plant_per_year = owned_per_year(&owned, h->plant_kw * cooling_price, 0);
+    /* The plant and the facility over the facility's life, with its
+     * residual; colocation instead of (or beside) a facility of one's own. */
+    annuity building = annuity_over(p, facility_life(p), P(MAINTENANCE_SHARE_PER_YEAR));
+    h->plant_capex = h->plant_kw * cooling_price;
+    h->plant_per_year = owned_per_year(&building, h->plant_capex, P(FACILITY_RESIDUAL_SHARE));
+    h->facility_capex = h->plant_kw * P(FACILITY_CAPEX_PER_KW);
+    h->facility_per_year = owned_per_year(&building, h->facility_capex, P(FACILITY_RESIDUAL_SHARE)) +
+                           12 * h->plant_kw * P(COLOCATION_PER_KW_MONTH);
     const fabric *f = &t->d.fabric; /* sized at freeze */
     h->fabric_capex = f->switches * P(SWITCH_PRICE) + f->optics * P(OPTIC_PRICE) + f->links * P(CABLE_PRICE);
     h->fabric_per_year = owned_per_year(&owned, h->fabric_capex, 0);
@@ -81,7 +99,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
 
     double it_kw = hw.it_kw;
     double it_kwh = it_kw * r->held;
-    double power_all = o * it_kwh * P(ELECTRICITY_PER_KWH);
+    double power_all = o * (it_kwh * P(ELECTRICITY_PER_KWH) + hw.facility_per_year * r->held / HOURS_PER_YEAR);
     double cooling_all = o * (it_kwh * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH) +
                               hw.plant_per_year * r->held / HOURS_PER_YEAR);
 

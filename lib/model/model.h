@@ -72,7 +72,10 @@ typedef struct hardware {
     double owned_per_year; /* one accelerator with its share of the server */
     double it_kw;          /* average IT draw of the cluster */
     double plant_kw;       /* the cooling plant, sized for full load */
-    double plant_per_year; /* the cluster's cooling plant */
+    double plant_capex;    /* cur: the cooling plant */
+    double plant_per_year; /* the cluster's cooling plant, over the facility's life */
+    double facility_capex; /* cur: power distribution, UPS, generators (facility_capex_per_kw x plant_kw) */
+    double facility_per_year; /* their annuity over the facility's life, and colocation */
     double fabric_capex;   /* cur: the fabric freeze sized, priced */
     double fabric_per_year;
 } hardware;

@@ -676,6 +676,46 @@ static void test_owned_annuity(void **state)
     scen_free(&s);
 }
 
+/* The facility apart from the IT (doc/model.md, section 18): power
+ * distribution, UPS and generators at 2,000 per kW of IT plant and the
+ * cooling plant, both over the facility's 15 years with a 10% residual;
+ * colocation at 150 per kW-month beside them. All in the power and cooling
+ * categories, of the owned share only. */
+static void test_facility(void **state)
+{
+    (void)state;
+    chain c = base_chain(1024, 989e12);
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 0.5);
+    SP(&s, TCO_P_FACILITY_CAPEX_PER_KW, 2000);
+    SP(&s, TCO_P_FACILITY_LIFE_YEARS, 15);
+    SP(&s, TCO_P_FACILITY_RESIDUAL_SHARE, 0.1);
+    SP(&s, TCO_P_COLOCATION_PER_KW_MONTH, 150);
+    tco_estimate e = scen_run(&s);
+    double useful = 1024 * c.compute_h, billed = 1024 * c.wall;
+    double it_kw = (1024 * 700 * 0.8 + 128 * 3000.0) / 1000, plant_kw = 1100.8;
+    /* 1,100.8 kW x 2,000 = 2,201,600 over 15 years at 8% with 10% back,
+     * 3% maintenance; 1,100.8 x 150 x 12 = 1,981,440 a year of colocation. */
+    double facility = annuity(plant_kw * 2000, 0.1, 0.08, 15, 0.03) + plant_kw * 150 * 12;
+    double power_all = 0.5 * (it_kw * c.wall * 0.10 + facility * c.wall / HOURS_PER_YEAR);
+    assert_rel(e.cost[TCO_CAT_POWER], power_all * useful / billed, 1e-12);
+    double plant = annuity(plant_kw * 1500, 0.1, 0.08, 15, 0.03);
+    double cooling_all = 0.5 * (it_kw * c.wall * 0.2 * 0.10 + plant * c.wall / HOURS_PER_YEAR);
+    assert_rel(e.cost[TCO_CAT_COOLING], cooling_all * useful / billed, 1e-12);
+    scen_free(&s);
+
+    /* The building never dies before the IT it holds. */
+    tco_pricing *p;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_pricing_new(&p, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(p, TCO_P_FACILITY_LIFE_YEARS, 3, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(p, &err), TCO_E_INCONSISTENT);
+    assert_int_equal(err.param, TCO_P_FACILITY_LIFE_YEARS);
+    assert_non_null(strstr(err.message, "depreciation_years = 4"));
+    tco_pricing_free(p);
+}
+
 /* Cost of capital 0: straight-line depreciation,
  * (37,500 - 3,750) / 4 + 1,125 = 9,562.5 a year. Without residual and
  * maintenance: 37,500 / 4 = 9,375. */
@@ -1098,6 +1138,7 @@ int main(void)
         cmocka_unit_test(test_runs_and_queue),
         cmocka_unit_test(test_rented_no_power_cooling),
         cmocka_unit_test(test_owned_annuity),
+        cmocka_unit_test(test_facility),
         cmocka_unit_test(test_owned_straight_line),
         cmocka_unit_test(test_power_half_owned),
         cmocka_unit_test(test_rental_blend),
