@@ -1320,6 +1320,76 @@ TCO_API size_t tco_attribution_group_count(const tco_attribution *a);
 TCO_API int tco_attribution_group_at(tco_group *out, const tco_attribution *a, size_t i, tco_error *err);
 
 /* ------------------------------------------------------------------------
+ * A cluster over its life: years of capacity, owned, reserved or rented
+ * (since 1.1; doc/model.md, section 18)
+ * ------------------------------------------------------------------------ */
+
+/* The life to price; tco_lifetime_request_init sets the defaults. */
+typedef struct tco_lifetime_request {
+    size_t size;                       /* sizeof(tco_lifetime_request) */
+    int32_t years;                     /* 1 to 50 (default 5) */
+    int32_t refresh_year;              /* 0: none (default); 1 to years - 1: the owned IT (accelerators,
+                                        * servers, fabric) is bought again after that many years */
+    double utilisation;                /* 0 to 1: share of the cluster's accelerator-hours used, every
+                                        * year (default 0.7) */
+    double discount_rate;              /* per year, above -1 (default: the cost_of_capital default, 0.08) */
+    const double *utilisation_by_year; /* NULL, or years shares 0 to 1 instead of utilisation */
+} tco_lifetime_request;
+
+TCO_API void tco_lifetime_request_init(tco_lifetime_request *request);
+
+/* One year. Money in the currency; cost[] is the year's cost with owned
+ * hardware and the facility as annuities (doc/model.md, section 18), fixed[]
+ * the part of it paid whether the cluster works or not (the rest follows
+ * use); capex, running and salvage are the year's cash. */
+typedef struct tco_lifetime_year {
+    size_t size;                          /* sizeof(tco_lifetime_year) */
+    int32_t year;                         /* 1 to years */
+    int32_t refreshed;                    /* 1: the owned IT was bought again at its start */
+    double utilisation;
+    double capacity_accelerator_hours, used_accelerator_hours, effective_accelerator_hours;
+    double cost[TCO_CATEGORY_SLOTS];      /* by tco_category */
+    double fixed[TCO_CATEGORY_SLOTS];     /* of cost[]: paid whatever the use */
+    double total, fixed_total;            /* variable = total - fixed_total */
+    double unused_owned;                  /* of the owned capacity's fixed cost, the hours nobody used */
+    double unused_commitment;             /* reserved hours paid, not used, at the reserved rate */
+    double unused_commitment_hours;
+    double capex;                         /* bought at the year's start (less the old IT's worth when refreshed) */
+    double running;                       /* paid over the year: everything but purchases */
+    double salvage;                       /* what the hardware in service is worth at the end (last year only) */
+    double present_value;                 /* of capex at its start, running less salvage at its end */
+} tco_lifetime_year;
+
+/* The whole life: the years added up, and what they come to. */
+typedef struct tco_lifetime {
+    size_t size;                          /* sizeof(tco_lifetime) */
+    int32_t years;
+    double cost[TCO_CATEGORY_SLOTS], fixed[TCO_CATEGORY_SLOTS];
+    double total, fixed_total;
+    double capacity_accelerator_hours, used_accelerator_hours, effective_accelerator_hours;
+    double unused_owned, unused_commitment, unused_commitment_hours;
+    double capex, running, salvage;
+    double npv;                           /* net present value of the cash: capex + running - salvage */
+    double cost_per_effective_accelerator_hour;           /* total / effective hours */
+    double levelised_cost_per_effective_accelerator_hour; /* npv / present value of the effective hours */
+} tco_lifetime;
+
+/* Prices the cluster of the three frozen handles over request->years
+ * (doc/model.md, section 18): each year's cost by category, fixed and
+ * variable, the owned capacity's unused hours and the reserved term's
+ * unused commitment, the cash, and the whole life with its net present
+ * value and cost per effective accelerator-hour (the workload's goodput
+ * makes used hours effective). years may be NULL with n_years 0;
+ * otherwise it holds n_years >= request->years structs of year_size bytes
+ * (sizeof(tco_lifetime_year) as the caller knows it, 8 to 4096, a
+ * multiple of 8), of which the first request->years are written. Errors
+ * name the request's field ("request.refresh_year"); on failure nothing
+ * is written. Allocates nothing. */
+TCO_API int tco_lifetime_compute(tco_lifetime *out, tco_lifetime_year *years, size_t year_size, size_t n_years,
+                                 const tco_lifetime_request *request, const tco_topology *topology,
+                                 const tco_workload *workload, const tco_pricing *pricing, tco_error *err);
+
+/* ------------------------------------------------------------------------
  * FOCUS export: an attribution as FinOps FOCUS 1.2 cost and usage rows
  * (since 1.1; doc/focus.md)
  * ------------------------------------------------------------------------ */

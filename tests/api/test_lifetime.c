@@ -1,0 +1,287 @@
+/* Black-box tests of tco_lifetime_compute (tco.h only): a cluster over its
+ * life (doc/model.md, section 18).
+ *
+ * Two hand-worked clusters of 8 accelerators, every shared service priced
+ * at zero so that each figure is the hardware's alone: three years of a
+ * reserved term used half the time (the unused half is the unused
+ * commitment), and five years of owned hardware with a facility of its own,
+ * refreshed after its four-year life. Every expected figure is written out
+ * here from the definitions. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "support.h"
+
+#define H 8766.0 /* the library's year, in hours */
+
+static double annuity(double price, double residual_share, double i, double years, double maint)
+{
+    double crf = i > 0 ? i / (1 - pow(1 + i, -years)) : 1 / years;
+    return (price - price * residual_share * pow(1 + i, -years)) * crf + maint * price;
+}
+
+static void near(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fabs(want) + 1e-9))
+        fail_msg("got %.17g, want %.17g (relative %g)", got, want, rel);
+}
+
+/* 8 accelerators in one node; nothing but the hardware costs anything. */
+static void scen_make(scen *s)
+{
+    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    ST(s, TCO_P_ACCELERATORS, 8);
+    ST(s, TCO_P_ACCELERATORS_PER_NODE, 8);
+    ST(s, TCO_P_ACCELERATOR_TDP_WATTS, 700);
+    ST(s, TCO_P_NODE_OVERHEAD_WATTS, 3000);
+    ST(s, TCO_P_PUE, 1.2);
+    SW(s, TCO_P_JOB_ACCELERATORS, 8);
+    SW(s, TCO_P_PARAMS_TOTAL, 7e9); /* a run that fits: its goodput makes used hours effective */
+    SW(s, TCO_P_PARAMS_ACTIVE, 7e9);
+    SW(s, TCO_P_TENSOR_PARALLEL, 8);
+    SW(s, TCO_P_PIPELINE_PARALLEL, 1);
+    SW(s, TCO_P_POWER_DRAW_SHARE, 0.8);
+    SW(s, TCO_P_DATABASE_INSTANCES, 0);
+    SW(s, TCO_P_DATABASE_GB, 0);
+    SW(s, TCO_P_LOG_BYTES_PER_ACCEL_HOUR, 0);
+    SW(s, TCO_P_METRICS_PER_ACCELERATOR, 0);
+    SP(s, TCO_P_PLATFORM_PER_NODE_MONTH, 0);
+    SP(s, TCO_P_SECURITY_PER_NODE_MONTH, 0);
+    SP(s, TCO_P_SECURITY_FIXED_PER_MONTH, 0);
+    SP(s, TCO_P_STAFF_PER_FTE_YEAR, 0);
+    SP(s, TCO_P_MIN_FTE, 0);
+    SP(s, TCO_P_STORAGE_HOT_PER_GBPS_MONTH, 0);
+    SP(s, TCO_P_SWITCH_PRICE, 0);
+    SP(s, TCO_P_OPTIC_PRICE, 0);
+    SP(s, TCO_P_CABLE_PRICE, 0);
+    SP(s, TCO_P_COOLING_AIR_CAPEX_PER_KW, 0);
+    SP(s, TCO_P_ELECTRICITY_PER_KWH, 0.10);
+}
+
+static tco_lifetime life_of(const scen *s, const tco_lifetime_request *q, tco_lifetime_year *years, size_t n)
+{
+    tco_lifetime life;
+    memset(&life, 0, sizeof life);
+    life.size = sizeof life;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_lifetime_compute(&life, years, sizeof *years, n, q, s->t, s->w, s->p, &err))
+        fail_msg("%s", err.message);
+    return life;
+}
+
+static double goodput(const scen *s)
+{
+    tco_estimate e;
+    memset(&e, 0, sizeof e);
+    e.size = sizeof e;
+    assert_int_equal(tco_estimate_compute(&e, s->t, s->w, s->p, NULL), TCO_OK);
+    return e.effective_accelerator_hours / e.accelerator_hours;
+}
+
+/* Three years rented on a reserved term at 2.50, used half the time. */
+static void test_reserved_term(void **state)
+{
+    (void)state;
+    scen s;
+    scen_make(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 0);
+    ST(&s, TCO_P_RESERVED_SHARE, 1);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    scen_freeze(&s);
+    tco_lifetime_request q;
+    tco_lifetime_request_init(&q);
+    q.years = 3;
+    q.utilisation = 0.5;
+    q.discount_rate = 0.10;
+    tco_lifetime_year y[3];
+    tco_lifetime life = life_of(&s, &q, y, 3);
+    /* The term is paid in full: 8 x 8,766 = 70,128 hours x 2.50 = 175,320 a
+     * year, all fixed; half of it, 35,064 hours = 87,660, unused. */
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(y[i].year, i + 1);
+        near(y[i].capacity_accelerator_hours, 8 * H, 1e-15);
+        near(y[i].used_accelerator_hours, 4 * H, 1e-15);
+        near(y[i].cost[TCO_CAT_COMPUTE], 175320, 1e-14);
+        near(y[i].fixed[TCO_CAT_COMPUTE], 175320, 1e-14);
+        near(y[i].total, 175320, 1e-14);
+        near(y[i].unused_commitment_hours, 35064, 1e-14);
+        near(y[i].unused_commitment, 87660, 1e-14);
+        near(y[i].unused_owned, 0, 0);
+        near(y[i].capex, 0, 0);
+        near(y[i].running, 175320, 1e-14);
+    }
+    /* Paid at the end of each year, discounted at 10%. */
+    near(life.npv, 175320 * (1 / 1.1 + 1 / 1.21 + 1 / 1.331), 1e-13);
+    near(life.total, 3 * 175320, 1e-14);
+    near(life.unused_commitment, 3 * 87660, 1e-14);
+    double g = goodput(&s);
+    near(life.effective_accelerator_hours, 3 * 4 * H * g, 1e-13);
+    near(life.cost_per_effective_accelerator_hour, 3 * 175320 / (3 * 4 * H * g), 1e-13);
+    near(life.levelised_cost_per_effective_accelerator_hour,
+         life.npv / (4 * H * g * (1 / 1.1 + 1 / 1.21 + 1 / 1.331)), 1e-13);
+
+    /* Above the reserved capacity nothing is left to rent by the hour: a
+     * term of half the cluster, the rest on demand at 4.00, used 80%: the
+     * term 35,064 h x 2.5 = 87,660 fixed, fully used; 56,102.4 - 35,064 =
+     * 21,038.4 h on demand x 4 = 84,153.6 variable. */
+    scen_free(&s);
+    scen_make(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 0);
+    ST(&s, TCO_P_RESERVED_SHARE, 0.5);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    scen_freeze(&s);
+    q.years = 1;
+    q.utilisation = 0.8;
+    life_of(&s, &q, y, 1);
+    near(y[0].fixed[TCO_CAT_COMPUTE], 87660, 1e-14);
+    near(y[0].cost[TCO_CAT_COMPUTE], 87660 + 84153.6, 1e-14);
+    near(y[0].unused_commitment, 0, 0);
+    scen_free(&s);
+}
+
+/* Five years owned: the IT (8 x 37,500 = 300,000) over four years at 8%
+ * with 10% back and 3% maintenance, refreshed after four; a facility of
+ * 1,000 per kW of plant (8 x 700 + 3,000 W = 8.6 kW: 8,600) over ten years
+ * with nothing back. Used 60%. */
+static void test_owned_refreshed(void **state)
+{
+    (void)state;
+    scen s;
+    scen_make(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 1);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 25000);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 100000);
+    SP(&s, TCO_P_DEPRECIATION_YEARS, 4);
+    SP(&s, TCO_P_RESIDUAL_SHARE, 0.1);
+    SP(&s, TCO_P_COST_OF_CAPITAL, 0.08);
+    SP(&s, TCO_P_MAINTENANCE_SHARE_PER_YEAR, 0.03);
+    SP(&s, TCO_P_FACILITY_CAPEX_PER_KW, 1000);
+    SP(&s, TCO_P_FACILITY_LIFE_YEARS, 10);
+    scen_freeze(&s);
+    tco_lifetime_request q;
+    tco_lifetime_request_init(&q);
+    q.years = 5;
+    q.refresh_year = 4;
+    q.utilisation = 0.6;
+    q.discount_rate = 0.08;
+    tco_lifetime_year y[6];
+    tco_lifetime life = life_of(&s, &q, y, 6);
+
+    double it = 8 * annuity(37500, 0.1, 0.08, 4, 0.03); /* 8 x 11,614.83 */
+    near(it, 8 * 11614.8271503238, 1e-12);
+    double facility = annuity(8600, 0, 0.08, 10, 0.03);
+    double used = 0.6 * 8 * H;
+    double kw = (8 * 700 * 0.8 + 3000) / 1000.0 / 8; /* 0.935 kW an accelerator at 80% draw */
+    double power = used * kw * 0.10, cooling = used * kw * 0.2 * 0.10;
+    double total = it + facility + power + cooling;
+    double running = total - it - facility + 0.03 * (300000 + 8600);
+    double pv = 0;
+    for (int i = 0; i < 5; i++) {
+        near(y[i].cost[TCO_CAT_COMPUTE], it, 1e-13);
+        near(y[i].fixed[TCO_CAT_COMPUTE], it, 1e-13);
+        near(y[i].cost[TCO_CAT_POWER], facility + power, 1e-13);
+        near(y[i].fixed[TCO_CAT_POWER], facility, 1e-13);
+        near(y[i].cost[TCO_CAT_COOLING], cooling, 1e-13);
+        near(y[i].fixed[TCO_CAT_COOLING], 0, 0);
+        near(y[i].total, total, 1e-13);
+        near(y[i].fixed_total, it + facility, 1e-13);
+        near(y[i].unused_owned, 0.4 * (it + facility), 1e-13);
+        near(y[i].running, running, 1e-12);
+        assert_int_equal(y[i].refreshed, i == 4);
+    }
+    /* Cash: 308,600 at the start; after four years the IT again, less the
+     * old at its residual: 300,000 - 30,000 = 270,000; at the end the new
+     * IT is a year old, worth 300,000 x (0.1 + 0.9 x 3/4) = 232,500, the
+     * facility half written off, 4,300. */
+    near(y[0].capex, 308600, 1e-15);
+    near(y[4].capex, 270000, 1e-15);
+    near(y[4].salvage, 232500 + 4300, 1e-15);
+    for (int i = 0; i < 5; i++)
+        pv += y[i].capex * pow(1.08, -i) + (y[i].running - y[i].salvage) * pow(1.08, -(i + 1));
+    near(life.npv, pv, 1e-13);
+    near(life.npv, 308600 + 270000 / pow(1.08, 4) - 236800 / pow(1.08, 5) +
+                       running * (1 - pow(1.08, -5)) / 0.08,
+         1e-12);
+    near(life.total, 5 * total, 1e-13);
+    near(life.fixed_total, 5 * (it + facility), 1e-13);
+    near(life.capex, 578600, 1e-15);
+    scen_free(&s);
+}
+
+/* Bad input: an error naming the field, nothing written. */
+static void test_errors(void **state)
+{
+    (void)state;
+    scen s;
+    scen_make(&s);
+    scen_freeze(&s);
+    tco_lifetime_request q;
+    tco_lifetime life;
+    memset(&life, 0x5a, sizeof life);
+    life.size = sizeof life;
+    tco_lifetime_year y[5];
+    tco_error err = TCO_ERROR_INIT;
+    struct {
+        const char *field;
+        int code;
+    } cases[] = {
+        { "request.years", TCO_E_RANGE },          { "request.refresh_year", TCO_E_RANGE },
+        { "request.refresh_year", TCO_E_RANGE },   { "request.utilisation", TCO_E_RANGE },
+        { "request.discount_rate", TCO_E_RANGE },  { "request.discount_rate", TCO_E_NOT_FINITE },
+        { "request.utilisation_by_year[2]", TCO_E_RANGE },
+    };
+    double by_year[5] = { 0.5, 0.5, 1.5, 0.5, 0.5 };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tco_lifetime_request_init(&q);
+        switch (i) {
+        case 0: q.years = 0; break;
+        case 1: q.refresh_year = -1; break;  /* before the start */
+        case 2: q.refresh_year = 5; break;   /* at the end of five years */
+        case 3: q.utilisation = 1.01; break;
+        case 4: q.discount_rate = -1; break; /* -100% */
+        case 5: q.discount_rate = NAN; break;
+        case 6: q.utilisation_by_year = by_year; break;
+        }
+        assert_int_equal(tco_lifetime_compute(&life, y, sizeof *y, 5, &q, s.t, s.w, s.p, &err), cases[i].code);
+        assert_string_equal(err.param_name, cases[i].field);
+    }
+    tco_lifetime_request_init(&q);
+    assert_int_equal(tco_lifetime_compute(&life, y, sizeof *y, 4, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    assert_int_equal(tco_lifetime_compute(&life, y, 12, 5, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    assert_int_equal(tco_lifetime_compute(&life, y, 1 << 20, 5, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    assert_int_equal(tco_lifetime_compute(&life, NULL, sizeof *y, 5, &q, s.t, s.w, s.p, &err), TCO_E_NULL);
+    life.size = (size_t)1 << 40; /* a size past any struct: refused, not written past */
+    assert_int_equal(tco_lifetime_compute(&life, NULL, 0, 0, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    life.size = sizeof life;
+    assert_int_equal(tco_lifetime_compute(&life, NULL, 0, 0, NULL, s.t, s.w, s.p, &err), TCO_E_NULL);
+    /* Nothing was written by the refused calls. */
+    unsigned char *b = (unsigned char *)&life + sizeof life.size;
+    for (size_t i = 0; i < sizeof life - sizeof life.size; i++)
+        assert_int_equal(b[i], 0x5a);
+    /* Unfrozen handles. */
+    tco_pricing *p;
+    assert_int_equal(tco_pricing_new(&p, NULL), TCO_OK);
+    assert_int_equal(tco_lifetime_compute(&life, NULL, 0, 0, &q, s.t, s.w, p, &err), TCO_E_NOT_FROZEN);
+    tco_pricing_free(p);
+
+    /* The summary alone, and a year by year utilisation. */
+    q.years = 5;
+    q.utilisation_by_year = (double[]){ 0.2, 0.4, 0.6, 0.8, 1.0 };
+    assert_int_equal(tco_lifetime_compute(&life, y, sizeof *y, 5, &q, s.t, s.w, s.p, &err), TCO_OK);
+    near(life.used_accelerator_hours, 3.0 * 8 * H, 1e-14);
+    near(y[4].utilisation, 1.0, 0);
+    scen_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reserved_term),
+        cmocka_unit_test(test_owned_refreshed),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
