@@ -1,4 +1,4 @@
-/* The estimate allocates nothing: counted, not assumed. */
+/* The estimate and the lifetime view allocate nothing: counted, not assumed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,6 +33,17 @@ static void test_estimate_allocates_nothing(void **state)
     /* error paths too */
     e.size = 1;
     assert_int_equal(tco_estimate_compute(&e, t, w, p, &err), TCO_E_SIZE);
+    /* Ten years of the cluster, refreshed, and a refused request. */
+    tco_lifetime life = { .size = sizeof life };
+    tco_lifetime_year years[10];
+    tco_lifetime_request q;
+    tco_lifetime_request_init(&q);
+    q.years = 10;
+    q.refresh_year = 4;
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(tco_lifetime_compute(&life, years, sizeof years[0], 10, &q, t, w, p, &err), TCO_OK);
+    q.refresh_year = 10;
+    assert_int_equal(tco_lifetime_compute(&life, years, sizeof years[0], 10, &q, t, w, p, &err), TCO_E_RANGE);
     assert_int_equal(allocations, before);
     tco_topology_free(t);
     tco_workload_free(w);
