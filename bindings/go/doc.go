@@ -82,6 +82,12 @@
 // total. FOCUS writes that bill as FinOps FOCUS 1.2 rows; FindWaste finds
 // the money in the records spent on nothing, costliest first.
 //
+// # A cluster over its life
+//
+// ComputeLifetime prices the cluster over years: each category split into
+// fixed and variable, the unused capacity and commitment, the cash with a
+// refresh and salvage, its net present value.
+//
 // # Placement pricing
 //
 // Pools.Price prices one candidate placement of a job; it allocates
