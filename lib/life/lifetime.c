@@ -269,7 +269,7 @@ int tco_lifetime_compute(tco_lifetime *out, tco_lifetime_year *years, size_t yea
     int32_t R = q->refresh_year;
     for (int32_t y = 1; y <= q->years; y++) {
         double u = q->utilisation_by_year ? q->utilisation_by_year[y - 1] : q->utilisation;
-        int refreshed = R > 0 && y == R + 1;
+        int refreshed = R > 0 && y == R + 1 && pl.it_price > 0; /* only owned IT is bought again */
         year_of(&yr, &pl, y, u, refreshed);
 
         /* Cash: purchases at the start (the facility and the IT in the first

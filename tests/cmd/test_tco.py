@@ -190,6 +190,7 @@ def main():
     sensitivity_checks(write)
     attribute_checks(write)
     waste_checks()
+    lifetime_checks(write)
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
@@ -462,6 +463,53 @@ def waste_checks():
     expect(["waste", records, cluster, "--by", "colour"], 1, "--by colour")
     expect(["attribute", records, "--by", "team", "--threshold", "idle_hours=2"], 2, "not offered here")
     expect(["waste"], 2, "RECORDS")
+
+
+def lifetime_checks(write):
+    """tco lifetime: the years add up to the life, a refresh buys the owned
+    IT again, the discount rate is the pricing's cost of capital unless
+    given, and bad options are named."""
+    owned = write("owned.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                             "topology": {"accelerators": 1024, "owned_share": 1},
+                                             "pricing": {"facility_capex_per_kw": 7000, "facility_life_years": 15}}))
+    rc, out, err = run("lifetime", owned, "--years", "5", "--refresh-year", "4", "--format", "json")
+    d = json.loads(out)
+    years, life = d["years"], d["life"]
+    check(rc == 0 and len(years) == 5 and life["years"] == 5, f"lifetime json: five years ({err})")
+    check(abs(sum(y["total"] for y in years) - life["total"]) < 1e-6 * life["total"] and
+          abs(sum(y["present_value"] for y in years) - life["npv"]) < 1e-6 * life["npv"],
+          "lifetime json: the years add up to the life")
+    check([y["refreshed"] for y in years] == [False] * 4 + [True] and years[4]["capex"] > 0 and
+          years[4]["salvage"] > 0, "lifetime json: the refresh and the salvage")
+    check(all(abs(sum(y["cost"].values()) - y["total"]) < 1e-6 * y["total"] for y in years) and
+          all(y["fixed"][c] <= y["cost"][c] + 1e-9 for y in years for c in y["cost"]),
+          "lifetime json: categories add up, the fixed part within each")
+    dear = write("dear.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                           "topology": {"accelerators": 1024, "owned_share": 1},
+                                           "pricing": {"cost_of_capital": 0.12}}))
+    npv = {rate: json.loads(run("lifetime", dear, "--discount-rate", rate, "--format", "json")[1])["life"]["npv"]
+           for rate in ("0.12", "0.08")}
+    check(abs(run_npv(dear) - npv["0.12"]) < 1e-9 * npv["0.12"] and npv["0.12"] != npv["0.08"],
+          "lifetime: the discount rate defaults to the pricing's cost of capital (0.12)")
+    rc, out, _ = run("lifetime", owned, "-y", "3", "-u", "0.5", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out.decode())))
+    check(rc == 0 and len(rows) == 3 and rows[0]["utilisation"] == "0.5" and "compute_fixed" in rows[0],
+          "lifetime csv: a row a year")
+    rc, out, _ = run("lifetime", owned)
+    check(rc == 0 and b"net present value" in out and b"fixed" in out, "lifetime table")
+
+    expect(["lifetime", owned, "--years", "0"], 1, "request.years")
+    expect(["lifetime", owned, "--years", "5", "--refresh-year", "5"], 1, "request.refresh_year")
+    expect(["lifetime", owned, "--utilisation", "1.5"], 1, "request.utilisation")
+    expect(["lifetime", owned, "--discount-rate", "-1"], 1, "request.discount_rate")
+    expect(["lifetime", owned, "--years", "five"], 2, "--years takes a number")
+    expect(["lifetime", owned, "--years", "2.5"], 2, "whole number")
+    expect(["report", "--years", "3"], 2, "--years is not offered here")
+
+
+def run_npv(path):
+    rc, out, _ = run("lifetime", path, "--format", "json")
+    return json.loads(out)["life"]["npv"]
 
 
 def report_of_builtin():

@@ -8,6 +8,7 @@
  *   tco sensitivity [FILE] [--share S] [--format table|json|csv] [-o OUT] [--from json|cbor]
  *   tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END] [...]
  *   tco waste RECORDS [FILE] [--by KEY] [--threshold NAME=VALUE]... [...]
+ *   tco lifetime [FILE] [--years N] [--utilisation U] [--refresh-year R] [--discount-rate D] [...]
  *
  * This file: the table of commands, their options (getopt_long: --format=X
  * or --format X, anywhere among the other arguments), their help, and the
@@ -44,8 +45,16 @@ static const char usage_text[] =
     "      of the total\n"
     "  tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END]\n"
     "      [--idle-rule R] [--shared-rule R] [--owner V] [--records csv|sacct]\n"
-    "      [--strict] [--format table|json|csv] [-o OUT]\n"
+    "      [--strict] [--format table|json|csv|focus] [-o OUT]\n"
     "      split the bill of a period among the usage records' tags, to the cent\n"
+    "  tco waste RECORDS [FILE] [--by KEY] [--period START,END]\n"
+    "      [--threshold NAME=VALUE]... [--records csv|sacct] [--strict]\n"
+    "      [--format table|json|csv] [-o OUT]\n"
+    "      find the money in the records spent on nothing, largest first\n"
+    "  tco lifetime [FILE] [--years N] [--utilisation U] [--refresh-year R]\n"
+    "      [--discount-rate D] [--format table|json|csv] [-o OUT]\n"
+    "      the cluster over its life: years, fixed and variable, unused capacity\n"
+    "      and commitment, cash and net present value\n"
     "  tco COMMAND --help\n"
     "      that command's options\n"
     "  tco --help | --version\n"
@@ -87,6 +96,13 @@ static const char *const waste_formats[] = { "table", "json", "csv", NULL };
 /* max_pos of a command that takes any number of positional arguments. */
 #define ANY INT_MAX
 
+/* Options only some commands take. */
+enum {
+    OFFER_ATTRIBUTION = 1, /* --by, --period, --idle-rule, --shared-rule, --owner, --records, --strict */
+    OFFER_THRESHOLD = 2,   /* --threshold */
+    OFFER_LIFETIME = 4     /* --years, --utilisation, --refresh-year, --discount-rate */
+};
+
 typedef struct command {
     const char *name;
     int (*run)(const cmd_args *);
@@ -94,7 +110,7 @@ typedef struct command {
     const char *missing;        /* the message when fewer than min_pos are given */
     const char *const *formats; /* what --format offers; NULL: no --format */
     int share;                  /* 1: --share is offered */
-    int attribution;            /* 1: --by, --period, --idle-rule... are offered; 2: --threshold too */
+    int offers;                 /* the OFFER_ options offered, besides --format, --output, --from, --to */
     const char *help;           /* tco NAME --help */
 } command;
 
@@ -182,7 +198,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --share 0.2, --share=0.2.\n" },
-    { "attribute", cmd_attribute, 1, 2, "attribute needs a RECORDS file", attribute_formats, 0, 1,
+    { "attribute", cmd_attribute, 1, 2, "attribute needs a RECORDS file", attribute_formats, 0, OFFER_ATTRIBUTION,
       "usage: tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END] [--idle-rule R]\n"
       "           [--shared-rule R] [--owner V] [--records csv|sacct] [--strict]\n"
       "           [--format table|json|csv|focus] [-o OUT] [--from json|cbor]\n"
@@ -211,7 +227,27 @@ static const command commands[] = {
       "  -o, --output=OUT       write to OUT instead of standard output\n"
       "      --from=FORMAT      read FILE as json or cbor\n"
       "  -h, --help             print this help\n" },
-    { "waste", cmd_waste, 1, 2, "waste needs a RECORDS file", waste_formats, 0, 2,
+    { "lifetime", cmd_lifetime, 0, 1, NULL, sensitivity_formats, 0, OFFER_LIFETIME,
+      "usage: tco lifetime [FILE] [--years N] [--utilisation U] [--refresh-year R] [--discount-rate D]\n"
+      "           [--format table|json|csv] [-o OUT] [--from json|cbor]\n"
+      "\n"
+      "Prices the cluster of the scenario in FILE (the built-in one without FILE)\n"
+      "over N years (doc/model.md, section 18): each year's cost, the part of it\n"
+      "paid whatever the use, the owned capacity's unused hours and the reserved\n"
+      "term's unused commitment, the cash (purchases, a refresh, running costs,\n"
+      "salvage) and its present value; then the life's net present value and its\n"
+      "cost per effective accelerator-hour, and each category fixed and variable.\n"
+      "\n"
+      "  -y, --years=N          1 to 50 (default 5)\n"
+      "  -u, --utilisation=U    share of the accelerator-hours used, 0 to 1 (0.7)\n"
+      "      --refresh-year=R   the owned IT is bought again after R years (default:\n"
+      "                         never)\n"
+      "      --discount-rate=D  per year, above -1 (default: the cost_of_capital)\n"
+      "  -f, --format=FORMAT    table (the default), json, or csv (a row per year)\n"
+      "  -o, --output=OUT       write to OUT instead of standard output\n"
+      "      --from=FORMAT      read FILE as json or cbor\n"
+      "  -h, --help             print this help\n" },
+    { "waste", cmd_waste, 1, 2, "waste needs a RECORDS file", waste_formats, 0, OFFER_ATTRIBUTION | OFFER_THRESHOLD,
       "usage: tco waste RECORDS [FILE] [--by KEY] [--period START,END] [--threshold NAME=VALUE]...\n"
       "           [--records csv|sacct] [--strict] [--format table|json|csv] [-o OUT]\n"
       "           [--from json|cbor]\n"
@@ -246,7 +282,7 @@ static const command commands[] = {
  * command offers, after parsing; --output, --from and --to are accepted and
  * ignored where they mean nothing (tco params -o), as they always were, so
  * that no script that passes them breaks. */
-enum { OPT_FROM = 256, OPT_TO, OPT_IDLE, OPT_SHARED, OPT_OWNER, OPT_RECORDS, OPT_STRICT };
+enum { OPT_FROM = 256, OPT_TO, OPT_IDLE, OPT_SHARED, OPT_OWNER, OPT_RECORDS, OPT_STRICT, OPT_REFRESH, OPT_DISCOUNT };
 
 static const struct option options[] = {
     { "format", required_argument, NULL, 'f' },
@@ -262,6 +298,10 @@ static const struct option options[] = {
     { "records", required_argument, NULL, OPT_RECORDS },
     { "strict", no_argument, NULL, OPT_STRICT },
     { "threshold", required_argument, NULL, 't' },
+    { "years", required_argument, NULL, 'y' },
+    { "utilisation", required_argument, NULL, 'u' },
+    { "refresh-year", required_argument, NULL, OPT_REFRESH },
+    { "discount-rate", required_argument, NULL, OPT_DISCOUNT },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -269,7 +309,7 @@ static const struct option options[] = {
 /* '-': other arguments come back in place (as 1), so options may follow
  * them even under POSIXLY_CORRECT; ':': a missing value returns ':', apart
  * from an unknown option's '?'. */
-static const char short_options[] = "-:f:o:s:b:p:t:h";
+static const char short_options[] = "-:f:o:s:b:p:t:y:u:h";
 
 /* The help was printed: not an error, nothing left to do. */
 enum { HELP_SHOWN = -1 };
@@ -338,6 +378,10 @@ static int parse(cmd_args *a, const char **pos, const char **thresholds, const c
         case OPT_RECORDS: a->records = optarg; break;
         case OPT_STRICT: a->strict = 1; break;
         case 't': a->thresholds[a->nthresholds++] = optarg; break;
+        case 'y': a->years = optarg; break;
+        case 'u': a->utilisation = optarg; break;
+        case OPT_REFRESH: a->refresh_year = optarg; break;
+        case OPT_DISCOUNT: a->discount_rate = optarg; break;
         case 'h':
             fputs(cmd->help, stdout);
             return HELP_SHOWN;
@@ -353,10 +397,14 @@ static int parse(cmd_args *a, const char **pos, const char **thresholds, const c
     const char *attribution = a->by ? "--by" : a->period ? "--period" : a->idle_rule ? "--idle-rule"
                             : a->shared_rule ? "--shared-rule" : a->owner ? "--owner" : a->records ? "--records"
                             : a->strict ? "--strict" : NULL;
-    if (attribution && !cmd->attribution)
+    if (attribution && !(cmd->offers & OFFER_ATTRIBUTION))
         return usage("%s is not offered here", attribution);
-    if (a->nthresholds && cmd->attribution != 2)
+    if (a->nthresholds && !(cmd->offers & OFFER_THRESHOLD))
         return usage("--threshold %s is not offered here", a->thresholds[0]);
+    const char *life = a->years ? "--years" : a->utilisation ? "--utilisation" : a->refresh_year ? "--refresh-year"
+                     : a->discount_rate ? "--discount-rate" : NULL;
+    if (life && !(cmd->offers & OFFER_LIFETIME))
+        return usage("%s is not offered here", life);
     if (a->format && (!cmd->formats || !one_of(a->format, cmd->formats)))
         return usage("--format %s is not offered here", a->format);
     if ((a->from && !one_of(a->from, files)) || (a->to && !one_of(a->to, files)))

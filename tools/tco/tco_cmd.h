@@ -12,6 +12,7 @@
  *   attribute.c    tco attribute: usage records' bill split among their tags
  *                  (tco_attribute); reading records for tco waste too
  *   waste.c        tco waste: the findings of tco_find_waste
+ *   lifetime.c     tco lifetime: the cluster over its life (tco_lifetime_compute)
  *   scenario.c     tco convert and tco fingerprint: a scenario file as such
  *   params.c       tco params: the parameter list, and doc/parameters.md */
 #ifndef TCO_CMD_H
@@ -43,6 +44,8 @@ typedef struct cmd_args {
     int strict;
     const char **thresholds; /* tco waste's --threshold NAME=VALUE, nthresholds of them */
     int nthresholds;
+    /* tco lifetime's options */
+    const char *years, *refresh_year, *utilisation, *discount_rate;
 } cmd_args;
 
 /* ---- the commands: each returns the exit status ---- */
@@ -54,6 +57,7 @@ int cmd_compare(const cmd_args *a);     /* compare.c */
 int cmd_sensitivity(const cmd_args *a); /* sensitivity.c */
 int cmd_attribute(const cmd_args *a);   /* attribute.c */
 int cmd_waste(const cmd_args *a);       /* attribute.c, printed by waste.c */
+int cmd_lifetime(const cmd_args *a);    /* lifetime.c */
 
 /* ---- attribute.c: records priced for a period ---- */
 typedef struct usage_job {
