@@ -63,6 +63,7 @@ struct tco_attribution {
     double idle_class[4][TCO__ATTRIB_CATS];
     double idle_mix[4];                /* those shares, by tco_price_class: they add up to 1 */
     double idle_hours;                 /* capacity no record held in the period */
+    double events_per_hour;            /* cur per hour of the period: event-driven staff (tco__hardware) */
     char currency[TCO_TEXT_MAX];       /* the pricing table's */
     /* cur by category: the period's idle capacity and shared services,
      * before they are spread; a group's part is its idle_share and

@@ -67,7 +67,7 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
      * the cooling energy and plant, the fabric (plant and fabric shared
      * over every accelerator of the cluster). */
     double *owned = a->rate[TCO_CLASS_OWNED], kw = hw.it_kw / r.N, kwh_price = P(ELECTRICITY_PER_KWH);
-    owned[TCO_CAT_COMPUTE] = hw.owned_per_year / HOURS_PER_YEAR;
+    owned[TCO_CAT_COMPUTE] = hw.owned_per_year / HOURS_PER_YEAR + hw.spares_per_hour / r.N;
     owned[TCO_CAT_POWER] = kw * kwh_price + hw.facility_per_year / r.N / HOURS_PER_YEAR;
     owned[TCO_CAT_COOLING] = kw * (T(PUE) - 1) * kwh_price + hw.plant_per_year / r.N / HOURS_PER_YEAR;
     owned[TCO_CAT_NETWORK] = hw.fabric_per_year / r.N / HOURS_PER_YEAR;
@@ -90,19 +90,20 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
     a->idle_rate[TCO_CAT_WASTE] = (1 - o) * hw.rental_rate + a->idle_class[TCO_CLASS_OWNED][TCO_CAT_WASTE];
     a->idle_rate[TCO_CAT_NETWORK] = a->idle_class[TCO_CLASS_OWNED][TCO_CAT_NETWORK];
     snprintf(a->currency, sizeof a->currency, "%s", p->text[IX_CURRENCY]);
+    a->events_per_hour = hw.events_per_hour;
 }
 
 /* cur by category of the shared services over the period (the estimate's
  * formulas for the period's months), and of logging the held hours. */
-static void shared_of(double *shared, double hours, double held, const tco_obj *t, const tco_obj *w,
-                      const tco_obj *p)
+static void shared_of(double *shared, double hours, double held, double events_per_hour, const tco_obj *t,
+                      const tco_obj *w, const tco_obj *p)
 {
     memset(shared, 0, CATS * sizeof *shared);
     double months = hours / HOURS_PER_MONTH, nodes = T(ACCELERATORS) / T(ACCELERATORS_PER_NODE);
     shared[TCO_CAT_PLATFORM] = months * nodes * P(PLATFORM_PER_NODE_MONTH);
     shared[TCO_CAT_SECURITY] = months * (nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
     double fte = fmax(P(MIN_FTE), nodes / P(NODES_PER_FTE));
-    shared[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * hours / HOURS_PER_YEAR;
+    shared[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * hours / HOURS_PER_YEAR + events_per_hour * hours;
     shared[TCO_CAT_DATABASE] = months * (W(DATABASE_INSTANCES) * P(DATABASE_PER_INSTANCE_MONTH) +
                                          W(DATABASE_GB) * P(DATABASE_PER_GB_MONTH));
     /* Logs and metrics of the held accelerator-hours, ingested then kept. */
@@ -899,7 +900,7 @@ int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, co
     a->idle_hours = idle_h;
     for (int k = 0; k < CATS; k++)
         a->idle[k] = idle_h * a->idle_rate[k];
-    shared_of(a->shared, hours, sum.held, to, wo, po);
+    shared_of(a->shared, hours, sum.held, a->events_per_hour, to, wo, po);
     if (!(share = malloc((G ? G : 1) * sizeof *share))) {
         rc = tco__fail(err, TCO_E_NOMEM, "no memory for %zu groups", G);
         goto done;

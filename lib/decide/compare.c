@@ -37,7 +37,7 @@ static void option_priced(tco_option *o, double *runs_per_month, const train_run
     /* total - one_off, summed by category (the risk premium recurs with
      * what it is a share of), so that options whose recurring costs are
      * equal compare exactly equal rather than by a rounding. */
-    o->one_off = one_off_cost(p);
+    o->one_off = tco__one_off(t, p, &hw, r->runs);
     double recurring = risk_premium(p, e.cost);
     for (size_t c = 0; c < tco_category_count(); c++)
         recurring += c == TCO_CAT_INDIRECT ? 0 : e.cost[c];
@@ -48,7 +48,7 @@ static void option_priced(tco_option *o, double *runs_per_month, const train_run
      * its share of the cooling plant and the fabric (what rental rates
      * include), whatever the use, plus the energy of the hours used;
      * rented: the blended rate for the hours used. */
-    double fixed = hw.owned_per_year + (hw.plant_per_year + hw.fabric_per_year) / r->N; /* cur/y */
+    double fixed = hw.owned_per_year + (hw.plant_per_year + hw.fabric_per_year + hw.facility_per_year) / r->N; /* cur/y */
     double energy = hw.it_kw / r->N * T(PUE) * P(ELECTRICITY_PER_KWH);      /* cur/h */
     o->breakeven_utilisation =
         hw.rental_rate > energy ? fixed / (HOURS_PER_YEAR * (hw.rental_rate - energy)) : 0;

@@ -148,17 +148,18 @@ static void plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj 
     pl->log_h = W(LOG_BYTES_PER_ACCEL_HOUR) / 1e9 * (P(LOG_INGEST_PER_GB) + kept_months * P(LOG_RETAINED_PER_GB_MONTH));
     f[TCO_CAT_SECURITY] = 12 * (nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
     f[TCO_CAT_PLATFORM] = 12 * nodes * P(PLATFORM_PER_NODE_MONTH);
-    f[TCO_CAT_STAFF] = fmax(P(MIN_FTE), nodes / P(NODES_PER_FTE)) * P(STAFF_PER_FTE_YEAR);
+    f[TCO_CAT_STAFF] = fmax(P(MIN_FTE), nodes / P(NODES_PER_FTE)) * P(STAFF_PER_FTE_YEAR) +
+                       hw.events_per_hour * HOURS_PER_YEAR;
+    f[TCO_CAT_COMPUTE] += hw.spares_per_hour * HOURS_PER_YEAR; /* failures happen whatever the use */
     pl->owned_fixed = o * (N * hw.owned_per_year + hw.facility_per_year + hw.plant_per_year + hw.fabric_per_year);
     pl->colocation = o * 12 * hw.plant_kw * P(COLOCATION_PER_KW_MONTH);
     pl->risk = P(RISK_PREMIUM_SHARE);
-    pl->one_off = one_off_cost(p);
+    pl->one_off = tco__one_off(t, p, &hw, HUGE_VAL); /* a life carries all of it, in its first year */
     pl->goodput = goodput;
 
     /* Cash: the owned share's purchases. The IT (accelerators, servers,
      * fabric) lives depreciation_years; the plant and facility their own. */
-    double accel_price = P(CAPEX_PER_ACCELERATOR) + P(CAPEX_PER_SERVER) / run.per_node;
-    pl->it_price = o * (N * accel_price + hw.fabric_capex);
+    pl->it_price = o * (N * hw.accel_price + hw.fabric_capex);
     pl->plant_price = o * (hw.plant_capex + hw.facility_capex);
     pl->maintenance = P(MAINTENANCE_SHARE_PER_YEAR);
     pl->it_life = P(DEPRECIATION_YEARS);

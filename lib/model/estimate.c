@@ -50,8 +50,13 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
     annuity owned = annuity_of(p);
     h->rental_rate = T(RESERVED_SHARE) * P(RESERVED_PER_ACCEL_HOUR) + T(SPOT_SHARE) * P(SPOT_PER_ACCEL_HOUR) +
                      (1 - T(RESERVED_SHARE) - T(SPOT_SHARE)) * P(ON_DEMAND_PER_ACCEL_HOUR);
-    double accel_price = P(CAPEX_PER_ACCELERATOR) + P(CAPEX_PER_SERVER) / r->per_node;
-    h->owned_per_year = owned_per_year(&owned, accel_price, P(RESIDUAL_SHARE));
+    /* Event-driven operations (doc/model.md, section 3): an hour of it at an
+     * engineer's rate; deploying an owned node is paid with its purchase. */
+    double automated = 1 - P(AUTOMATION_SHARE);
+    h->staff_hour = P(STAFF_PER_FTE_YEAR) / P(STAFF_HOURS_PER_FTE_YEAR);
+    double deploy = automated * P(STAFF_HOURS_PER_NODE_DEPLOYED) * h->staff_hour;
+    h->accel_price = P(CAPEX_PER_ACCELERATOR) + (P(CAPEX_PER_SERVER) + deploy) / r->per_node;
+    h->owned_per_year = owned_per_year(&owned, h->accel_price, P(RESIDUAL_SHARE));
     h->it_kw = (r->N * r->tdp * W(POWER_DRAW_SHARE) + r->nodes * T(NODE_OVERHEAD_WATTS)) / 1000;
     h->plant_kw = (r->N * r->tdp + r->nodes * T(NODE_OVERHEAD_WATTS)) / 1000; /* sized for full load */
     double cooling_price = T(COOLING) == COOLING_LIQUID ? P(COOLING_LIQUID_CAPEX_PER_KW)
@@ -67,6 +72,33 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
     const fabric *f = &t->d.fabric; /* sized at freeze */
     h->fabric_capex = f->switches * P(SWITCH_PRICE) + f->optics * P(OPTIC_PRICE) + f->links * P(CABLE_PRICE);
     h->fabric_per_year = owned_per_year(&owned, h->fabric_capex, 0);
+
+    /* Failures of the whole cluster, handled by staff and, on owned
+     * hardware, by spare parts; upgrades of every node. */
+    h->failures_per_hour = W(COUNT_FAILURES) != 0
+                               ? r->N / T(ACCELERATOR_MTBF_HOURS) + r->nodes / T(NODE_MTBF_HOURS)
+                               : 0;
+    h->events_per_hour = automated * h->staff_hour *
+                         (h->failures_per_hour * P(STAFF_HOURS_PER_FAILURE) +
+                          P(UPGRADES_PER_YEAR) * r->nodes * P(STAFF_HOURS_PER_NODE_UPGRADE) / HOURS_PER_YEAR);
+    h->spares_per_hour = T(OWNED_SHARE) * h->failures_per_hour * P(SPARE_PARTS_PER_FAILURE);
+}
+
+double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, double runs)
+{
+    double N = T(ACCELERATORS), o = T(OWNED_SHARE);
+    /* An hour of the whole cluster: rented at its rates, owned at its
+     * annuities and its share of plant, fabric and facility. */
+    double cluster_hour = N * ((1 - o) * hw->rental_rate + o * hw->owned_per_year / HOURS_PER_YEAR) +
+                          o * (hw->plant_per_year + hw->fabric_per_year + hw->facility_per_year) / HOURS_PER_YEAR;
+    double migration = P(MIGRATION_COST) + P(MIGRATION_DATA_TB) * 1e3 * P(EGRESS_INTERNET_PER_GB) +
+                       P(MIGRATION_ENGINEER_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12 +
+                       P(MIGRATION_PARALLEL_MONTHS) * P(MIGRATION_PARALLEL_COST_PER_MONTH);
+    double learning = P(LEARNING_FTE_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12 +
+                      P(LEARNING_RAMP_WEEKS) * 7 * 24 * P(LEARNING_OUTPUT_LOSS) * cluster_hour;
+    double risk = P(RISK_PROBABILITY) * P(RISK_IMPACT);
+    double spread = P(INDIRECT_SPREAD_RUNS), share = spread > 0 ? fmin(1, runs / spread) : 1;
+    return (migration + learning + risk) * share;
 }
 
 /* ---- the estimate ----------------------------------------------------- */
@@ -145,9 +177,10 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->cost[TCO_CAT_SECURITY] = months * (r->nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
     e->cost[TCO_CAT_PLATFORM] = months * r->nodes * P(PLATFORM_PER_NODE_MONTH);
     double fte = fmax(P(MIN_FTE), r->nodes / P(NODES_PER_FTE));
-    e->cost[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * r->held / HOURS_PER_YEAR;
+    e->cost[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * r->held / HOURS_PER_YEAR + hw.events_per_hour * r->held;
+    e->cost[TCO_CAT_COMPUTE] += hw.spares_per_hour * r->held;
 
-    e->cost[TCO_CAT_INDIRECT] = one_off_cost(p) + risk_premium(p, e->cost);
+    e->cost[TCO_CAT_INDIRECT] = tco__one_off(t, p, &hw, r->runs) + risk_premium(p, e->cost);
     for (size_t c = 0; c < tco_category_count(); c++)
         e->total += e->cost[c];
 

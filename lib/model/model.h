@@ -69,6 +69,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
  * read the same numbers. Annuities are cur per year of one item. */
 typedef struct hardware {
     double rental_rate;    /* cur per rented accelerator-hour: reserved, spot and on demand blended */
+    double accel_price;    /* cur: one accelerator with its share of the server and its deployment */
     double owned_per_year; /* one accelerator with its share of the server */
     double it_kw;          /* average IT draw of the cluster */
     double plant_kw;       /* the cooling plant, sized for full load */
@@ -78,16 +79,21 @@ typedef struct hardware {
     double facility_per_year; /* their annuity over the facility's life, and colocation */
     double fabric_capex;   /* cur: the fabric freeze sized, priced */
     double fabric_per_year;
+    double staff_hour;     /* cur per hour of event-driven operations work */
+    double failures_per_hour; /* of the whole cluster: its accelerators and nodes (0 with count_failures 0) */
+    double events_per_hour;   /* cur per held hour of the cluster: failures handled, upgrades, automated away */
+    double spares_per_hour;   /* cur per held hour: parts for the owned share's failures */
 } hardware;
 
 void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_obj *w, const tco_obj *p);
 
-/* What is paid once (cur): migration and learning, the one-off part of
- * the indirect category. */
-static inline double one_off_cost(const tco_obj *p)
-{
-    return p->v[IX_MIGRATION_COST] + p->v[IX_LEARNING_FTE_MONTHS] * p->v[IX_STAFF_PER_FTE_YEAR] / 12;
-}
+/* What is paid once (cur), the one-off part of the indirect category
+ * (doc/model.md, section 3): migration and learning as given and as
+ * derived from their drivers, and the expected cost of the adverse event;
+ * spread over indirect_spread_runs runs, of which an estimate of `runs`
+ * carries its share. hw is the cluster's hardware (its hourly cost prices
+ * the output lost while learning). */
+double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, double runs);
 
 /* The risk premium (cur): a share of every other category, waste
  * included, but not of migration and learning; cost[] by tco_category. */

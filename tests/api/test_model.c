@@ -716,6 +716,90 @@ static void test_facility(void **state)
     tco_pricing_free(p);
 }
 
+/* Staff and spares by events (doc/model.md, section 3): the cluster's
+ * 1,024 accelerators failing once in 50,000 h each and its 128 nodes once
+ * in 25,000 h fail 1,024/50,000 + 128/25,000 = 0.0256 times an hour; each
+ * takes 4 h to handle; four upgrades a year take half an hour a node;
+ * automation removes a quarter. At 180,000 a year over 1,800 h an hour of
+ * it costs 100. Spares: 2,000 per failure of the owned half. Doubling the
+ * failures doubles their share of both. */
+static void test_events(void **state)
+{
+    (void)state;
+    double lambda = 1024 / 50000.0 + 128 / 25000.0;
+    double upgrades_h = 4 * 128 * 0.5 / HOURS_PER_YEAR; /* hours a held hour */
+    double fte = 128 / 100.0;                           /* nodes_per_fte 100, above min_fte 0.5 */
+    double staff[2], spares_gap[2];
+    for (int doubled = 0; doubled < 2; doubled++) {
+        double mtbf = doubled ? 0.5 : 1;
+        tco_estimate e[2];
+        for (int with = 0; with < 2; with++) {
+            scen s;
+            scen_new(&s);
+            ST(&s, TCO_P_OWNED_SHARE, 0.5);
+            ST(&s, TCO_P_ACCELERATOR_MTBF_HOURS, 50000 * mtbf);
+            ST(&s, TCO_P_NODE_MTBF_HOURS, 25000 * mtbf);
+            SP(&s, TCO_P_STAFF_PER_FTE_YEAR, 180000);
+            SP(&s, TCO_P_NODES_PER_FTE, 100);
+            SP(&s, TCO_P_MIN_FTE, 0.5);
+            SP(&s, TCO_P_STAFF_HOURS_PER_FAILURE, 4);
+            SP(&s, TCO_P_UPGRADES_PER_YEAR, 4);
+            SP(&s, TCO_P_STAFF_HOURS_PER_NODE_UPGRADE, 0.5);
+            SP(&s, TCO_P_AUTOMATION_SHARE, 0.25);
+            SP(&s, TCO_P_SPARE_PARTS_PER_FAILURE, with ? 2000 : 0);
+            e[with] = scen_run(&s);
+            scen_free(&s);
+        }
+        double held = e[1].held_hours, events = 0.75 * 100 * (lambda / mtbf * 4 + upgrades_h);
+        assert_rel(e[1].cost[TCO_CAT_STAFF], (fte * 180000 / HOURS_PER_YEAR + events) * held, 1e-12);
+        staff[doubled] = e[1].cost[TCO_CAT_STAFF] / held;
+        spares_gap[doubled] = (e[1].cost[TCO_CAT_COMPUTE] - e[0].cost[TCO_CAT_COMPUTE]) / held;
+        assert_rel(spares_gap[doubled], 0.5 * lambda / mtbf * 2000, 1e-9);
+    }
+    /* Per held hour: the failures' part of staff and spares doubles. */
+    assert_rel(staff[1] - staff[0], 0.75 * 100 * lambda * 4, 1e-9);
+    assert_rel(spares_gap[1], 2 * spares_gap[0], 1e-12);
+}
+
+/* Indirect costs from their drivers, spread over four runs (doc/model.md,
+ * section 3): 100 TB moved at 0.09 per GB = 9,000; 6 engineer-months at
+ * 180,000 a year = 90,000; 3 months of the old system at 50,000 = 150,000;
+ * 4 weeks of learning losing a quarter of the output of 1,024 accelerators
+ * rented at 4.00 an hour = 4 x 168 x 0.25 x 4,096 = 688,128; a 10% chance
+ * of losing 1,000,000 = 100,000. 1,037,128 in all, a quarter on one run. */
+static void test_indirect_derived(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 0);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_STAFF_PER_FTE_YEAR, 180000);
+    SP(&s, TCO_P_EGRESS_INTERNET_PER_GB, 0.09);
+    SP(&s, TCO_P_MIGRATION_DATA_TB, 100);
+    SP(&s, TCO_P_MIGRATION_ENGINEER_MONTHS, 6);
+    SP(&s, TCO_P_MIGRATION_PARALLEL_MONTHS, 3);
+    SP(&s, TCO_P_MIGRATION_PARALLEL_COST_PER_MONTH, 50000);
+    SP(&s, TCO_P_LEARNING_RAMP_WEEKS, 4);
+    SP(&s, TCO_P_LEARNING_OUTPUT_LOSS, 0.25);
+    SP(&s, TCO_P_RISK_PROBABILITY, 0.1);
+    SP(&s, TCO_P_RISK_IMPACT, 1e6);
+    SP(&s, TCO_P_INDIRECT_SPREAD_RUNS, 4);
+    SW(&s, TCO_P_RUNS, 1);
+    tco_estimate e = scen_run(&s);
+    assert_rel(e.cost[TCO_CAT_INDIRECT], 1037128 / 4.0, 1e-12);
+    scen_free(&s);
+    /* Spread over fewer runs than the estimate holds: all of it. */
+    scen_new(&s);
+    SP(&s, TCO_P_MIGRATION_DATA_TB, 100);
+    SP(&s, TCO_P_EGRESS_INTERNET_PER_GB, 0.09);
+    SP(&s, TCO_P_INDIRECT_SPREAD_RUNS, 2);
+    SW(&s, TCO_P_RUNS, 3);
+    e = scen_run(&s);
+    assert_rel(e.cost[TCO_CAT_INDIRECT], 9000, 1e-12);
+    scen_free(&s);
+}
+
 /* Cost of capital 0: straight-line depreciation,
  * (37,500 - 3,750) / 4 + 1,125 = 9,562.5 a year. Without residual and
  * maintenance: 37,500 / 4 = 9,375. */
@@ -1139,6 +1223,8 @@ int main(void)
         cmocka_unit_test(test_rented_no_power_cooling),
         cmocka_unit_test(test_owned_annuity),
         cmocka_unit_test(test_facility),
+        cmocka_unit_test(test_events),
+        cmocka_unit_test(test_indirect_derived),
         cmocka_unit_test(test_owned_straight_line),
         cmocka_unit_test(test_power_half_owned),
         cmocka_unit_test(test_rental_blend),
