@@ -518,6 +518,10 @@ typedef struct tco_estimate {
     double mfu_ceiling;                   /* the MFU the layout allows at peak FLOP/s */
     uint64_t flags;                       /* tco_estimate_flag bits: which input won, what was
                                              assumed */
+    /* since 1.1: fixed against variable, across the whole bill */
+    double fixed[TCO_CATEGORY_SLOTS];     /* of cost[], by tco_category: paid whether the cluster works
+                                             or not (doc/model.md, section 3); the rest follows use */
+    double fixed_total;                   /* sum of fixed; total - fixed_total is variable */
 } tco_estimate;
 
 /* What the estimate assumed or which input set a figure, as bits of

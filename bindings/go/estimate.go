@@ -159,9 +159,12 @@ func WasteKinds() []string { return append([]string(nil), estimateLayout().waste
 // without changing this package. Amounts are in the pricing table's
 // currency, times in hours.
 type Estimate struct {
-	Total  float64            // the sum of Costs
-	Costs  map[string]float64 // by category ("compute", "power"... "waste")
-	Waste  map[string]float64 // by kind ("idle", "failures"...); sums to Costs["waste"]
+	Total float64            // the sum of Costs
+	Costs map[string]float64 // by category ("compute", "power"... "waste")
+	Waste map[string]float64 // by kind ("idle", "failures"...); sums to Costs["waste"]
+	// Fixed is the part of Costs paid whether the cluster works or not, by
+	// category; it sums to Fields["fixed_total"], and the rest follows use.
+	Fixed  map[string]float64
 	Fields map[string]float64 // every scalar field by name ("wall_hours", "goodput"...), Total included
 
 	// A few fields typed for convenience (also in Fields, or in Uint64Fields
@@ -201,6 +204,10 @@ func (e *Estimate) fill(raw *C.tco_estimate) {
 	e.Costs = reuse(e.Costs, len(l.categories))
 	for i, c := range l.categories {
 		e.Costs[c.Name] = float64(raw.cost[i])
+	}
+	e.Fixed = reuse(e.Fixed, len(l.categories))
+	for i, c := range l.categories {
+		e.Fixed[c.Name] = float64(raw.fixed[i])
 	}
 	e.Waste = reuse(e.Waste, len(l.wastes))
 	for i, w := range l.wastes {

@@ -684,17 +684,22 @@ int tco_rank_correlation(double *out, const double *x, size_t x_stride, const do
 
 /* ---- the series: every scalar of tco_estimate -------------------------- */
 
-/* Static names for the cost and waste slots, in enum order; the field
- * table names the rest. tests/api/test_montecarlo.c checks them against
+/* Static names for the slots of the by-category fields (cost, fixed) and
+ * of waste, in enum order; the field table names the rest. tests/api/test_montecarlo.c checks them against
  * tco_category_name and tco_waste_name. */
 static const char *const cost_series[] = {
     "cost.compute",  "cost.power",    "cost.cooling",  "cost.network",  "cost.storage",  "cost.database",
     "cost.logging",  "cost.security", "cost.platform", "cost.staff",    "cost.indirect", "cost.waste",
 };
+static const char *const fixed_series[] = {
+    "fixed.compute",  "fixed.power",    "fixed.cooling",  "fixed.network",  "fixed.storage",  "fixed.database",
+    "fixed.logging",  "fixed.security", "fixed.platform", "fixed.staff",    "fixed.indirect", "fixed.waste",
+};
 static const char *const waste_series[] = {
     "waste.idle", "waste.failures", "waste.data_stalls", "waste.checkpoints", "waste.retries",
 };
 typedef char cost_series_cover[sizeof cost_series / sizeof cost_series[0] == TCO_CAT_WASTE + 1 ? 1 : -1];
+typedef char fixed_series_cover[sizeof fixed_series / sizeof fixed_series[0] == TCO_CAT_WASTE + 1 ? 1 : -1];
 typedef char waste_series_cover[sizeof waste_series / sizeof waste_series[0] == TCO_WASTE_RETRIES + 1 ? 1 : -1];
 
 #define SERIES_MAX (FIELDS_MAX + TCO_CATEGORY_SLOTS + TCO_WASTE_SLOTS)
@@ -715,9 +720,10 @@ static size_t series_list(size_t *offset, const char **name)
             if (offset)
                 offset[n] = r->offset + s * sizeof(double);
             if (name)
-                name[n] = r->type == TCO_FIELD_DOUBLE ? r->name
-                          : r->type == TCO_FIELD_CATEGORIES ? cost_series[s]
-                                                            : waste_series[s];
+                name[n] = r->type == TCO_FIELD_DOUBLE       ? r->name
+                          : r->type == TCO_FIELD_WASTES       ? waste_series[s]
+                          : strcmp(r->name, "fixed") == 0     ? fixed_series[s]
+                                                              : cost_series[s];
         }
     }
     return n;

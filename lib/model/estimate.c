@@ -131,9 +131,15 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
 
     double it_kw = hw.it_kw;
     double it_kwh = it_kw * r->held;
-    double power_all = o * (it_kwh * P(ELECTRICITY_PER_KWH) + hw.facility_per_year * r->held / HOURS_PER_YEAR);
-    double cooling_all = o * (it_kwh * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH) +
-                              hw.plant_per_year * r->held / HOURS_PER_YEAR);
+    double power_fixed = o * hw.facility_per_year * r->held / HOURS_PER_YEAR;
+    double cooling_fixed = o * hw.plant_per_year * r->held / HOURS_PER_YEAR;
+    double power_all = o * it_kwh * P(ELECTRICITY_PER_KWH) + power_fixed;
+    double cooling_all = o * it_kwh * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH) + cooling_fixed;
+    /* Fixed: what is paid for the held hours whatever they do: the owned
+     * share's annuities and the reserved term; by the hour: on demand, spot
+     * and energy. */
+    double compute_fixed = r->billed * (rented * T(RESERVED_SHARE) * P(RESERVED_PER_ACCEL_HOUR) +
+                                        o * hw.owned_per_year / HOURS_PER_YEAR);
 
     /* The productive share stays in compute, power and cooling; the rest is
      * waste, split by the accelerator-hours of each kind. */
@@ -142,47 +148,71 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->cost[TCO_CAT_COMPUTE] = compute_all * useful_share;
     e->cost[TCO_CAT_POWER] = power_all * useful_share;
     e->cost[TCO_CAT_COOLING] = cooling_all * useful_share;
+    e->fixed[TCO_CAT_COMPUTE] = compute_fixed * useful_share;
+    e->fixed[TCO_CAT_POWER] = power_fixed * useful_share;
+    e->fixed[TCO_CAT_COOLING] = cooling_fixed * useful_share;
     for (int k = 0; k < TCO_WASTE_SLOTS; k++) {
         e->waste[k] = r->waste_h[k] * per_hour;
         e->cost[TCO_CAT_WASTE] += e->waste[k];
     }
+    /* Waste is hours at the average price: fixed in the same proportion. */
+    double fixed_all = compute_fixed + power_fixed + cooling_fixed, paid_all = compute_all + power_all + cooling_all;
+    e->fixed[TCO_CAT_WASTE] = paid_all > 0 ? e->cost[TCO_CAT_WASTE] * fixed_all / paid_all : 0;
 
     const fabric *f = &t->d.fabric;
     double fabric_capex = hw.fabric_capex;
     /* Ring all-reduce of the gradients between sites: 2 (S-1) G per step. */
     double steps = r->tokens / W(BATCH_TOKENS) * r->runs;
     double inter_site = 2 * (T(SITES) - 1) * W(PARAMS_TOTAL) * W(GRADIENT_BYTES) * steps;
-    e->cost[TCO_CAT_NETWORK] = o * hw.fabric_per_year * r->held / HOURS_PER_YEAR +
+    e->fixed[TCO_CAT_NETWORK] = o * hw.fabric_per_year * r->held / HOURS_PER_YEAR;
+    e->cost[TCO_CAT_NETWORK] = e->fixed[TCO_CAT_NETWORK] +
                               (W(EGRESS_CROSS_REGION_GB) + inter_site / 1e9) * P(EGRESS_CROSS_REGION_PER_GB) +
                               W(EGRESS_INTERNET_GB) * P(EGRESS_INTERNET_PER_GB) +
                               W(EGRESS_IN_REGION_GB) * P(EGRESS_IN_REGION_PER_GB);
 
     double months = r->held / HOURS_PER_MONTH;
     double hot_gb = (r->hot_cap > 0 ? r->hot_cap : r->hot_need) / 1e9;
-    e->cost[TCO_CAT_STORAGE] = months * (hot_gb * P(STORAGE_HOT_PER_GB_MONTH) +
-                                        T(STORAGE_HOT_GBPS) * P(STORAGE_HOT_PER_GBPS_MONTH) +
-                                        T(STORAGE_WARM_TB) * 1e3 * P(STORAGE_WARM_PER_GB_MONTH) +
-                                        T(STORAGE_COLD_TB) * 1e3 * P(STORAGE_COLD_PER_GB_MONTH));
+    /* Provisioned storage is fixed; what the run's data needs, when no hot
+     * capacity is provisioned, follows it. */
+    double hot_cost = months * hot_gb * P(STORAGE_HOT_PER_GB_MONTH);
+    e->fixed[TCO_CAT_STORAGE] = (r->hot_cap > 0 ? hot_cost : 0) +
+                                months * (T(STORAGE_HOT_GBPS) * P(STORAGE_HOT_PER_GBPS_MONTH) +
+                                          T(STORAGE_WARM_TB) * 1e3 * P(STORAGE_WARM_PER_GB_MONTH) +
+                                          T(STORAGE_COLD_TB) * 1e3 * P(STORAGE_COLD_PER_GB_MONTH));
+    e->cost[TCO_CAT_STORAGE] = e->fixed[TCO_CAT_STORAGE] + (r->hot_cap > 0 ? 0 : hot_cost);
     e->cost[TCO_CAT_DATABASE] = months * (W(DATABASE_INSTANCES) * P(DATABASE_PER_INSTANCE_MONTH) +
                                          W(DATABASE_GB) * P(DATABASE_PER_GB_MONTH));
+    e->fixed[TCO_CAT_DATABASE] = e->cost[TCO_CAT_DATABASE];
 
     /* Logs and metrics: ingested, then each byte kept for the retention. */
     double kept_months = W(LOG_RETENTION_DAYS) / DAYS_PER_MONTH;
     double log_gb = W(LOG_BYTES_PER_ACCEL_HOUR) * r->billed / 1e9;
     double samples = r->N * W(METRICS_PER_ACCELERATOR) * r->held * 3600 / W(METRICS_INTERVAL_SECONDS);
     double sample_gb = samples * W(METRIC_SAMPLE_BYTES) / 1e9;
+    /* Metrics are sampled from every accelerator, busy or not; logs follow work. */
+    e->fixed[TCO_CAT_LOGGING] = samples / 1e6 * P(METRICS_PER_MILLION_SAMPLES) +
+                               sample_gb * kept_months * P(LOG_RETAINED_PER_GB_MONTH);
     e->cost[TCO_CAT_LOGGING] = log_gb * P(LOG_INGEST_PER_GB) + samples / 1e6 * P(METRICS_PER_MILLION_SAMPLES) +
                               (log_gb + sample_gb) * kept_months * P(LOG_RETAINED_PER_GB_MONTH);
 
     e->cost[TCO_CAT_SECURITY] = months * (r->nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
     e->cost[TCO_CAT_PLATFORM] = months * r->nodes * P(PLATFORM_PER_NODE_MONTH);
     double fte = fmax(P(MIN_FTE), r->nodes / P(NODES_PER_FTE));
-    e->cost[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * r->held / HOURS_PER_YEAR + hw.events_per_hour * r->held;
+    e->fixed[TCO_CAT_SECURITY] = e->cost[TCO_CAT_SECURITY];
+    e->fixed[TCO_CAT_PLATFORM] = e->cost[TCO_CAT_PLATFORM];
+    e->fixed[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * r->held / HOURS_PER_YEAR; /* the standing team */
+    e->cost[TCO_CAT_STAFF] = e->fixed[TCO_CAT_STAFF] + hw.events_per_hour * r->held;
     e->cost[TCO_CAT_COMPUTE] += hw.spares_per_hour * r->held;
 
-    e->cost[TCO_CAT_INDIRECT] = tco__one_off(t, p, &hw, r->runs) + risk_premium(p, e->cost);
-    for (size_t c = 0; c < tco_category_count(); c++)
+    /* One-offs are paid whatever happens; the premium is fixed as what it
+     * is a share of. */
+    double one_off = tco__one_off(t, p, &hw, r->runs);
+    e->cost[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->cost);
+    e->fixed[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->fixed);
+    for (size_t c = 0; c < tco_category_count(); c++) {
         e->total += e->cost[c];
+        e->fixed_total += e->fixed[c];
+    }
 
     /* Everything else the report shows. */
     e->train_flops = r->flops;

@@ -86,6 +86,11 @@ const field_row tco__fields[] = {
     D(mfu_ceiling, "1", "the MFU the parallel layout allows at peak FLOP/s"),
     { "flags", "", "tco_estimate_flag bits: which input set the time, what was assumed",
       TCO_FIELD_UINT64, offsetof(tco_estimate, flags) },
+
+    /* fixed against variable (since 1.1) */
+    { "fixed", "cur", "of cost, by category: paid whether the cluster works or not; the rest follows use",
+      TCO_FIELD_CATEGORIES, offsetof(tco_estimate, fixed) },
+    D(fixed_total, "cur", "sum of fixed; total - fixed_total follows use"),
 };
 
 const size_t tco__field_rows = sizeof tco__fields / sizeof tco__fields[0];

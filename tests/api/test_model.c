@@ -716,6 +716,45 @@ static void test_facility(void **state)
     tco_pricing_free(p);
 }
 
+/* Fixed against variable (doc/model.md, section 3): half owned, and of the
+ * rented half a half reserved at 2.50, the rest on demand. Fixed: the owned
+ * annuity and the reserved term for every billed hour, the plant, the
+ * fabric, the standing team, platform, security and database; variable:
+ * the hours on demand, energy, logs. Waste is fixed in the hardware's
+ * proportion. */
+static void test_fixed(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 0.5);
+    ST(&s, TCO_P_RESERVED_SHARE, 0.5);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    tco_estimate e = scen_run(&s);
+    double billed = e.accelerator_hours, useful = e.effective_accelerator_hours;
+    double yearly = annuity(37500, 0.1, 0.08, 4, 0.03);
+    double fixed_rate = 0.5 * 0.5 * 2.5 + 0.5 * yearly / HOURS_PER_YEAR;
+    double rate = fixed_rate + 0.5 * 0.5 * 4;
+    assert_rel(e.fixed[TCO_CAT_COMPUTE], billed * fixed_rate * useful / billed, 1e-12);
+    assert_rel(e.cost[TCO_CAT_COMPUTE], billed * rate * useful / billed, 1e-12);
+    assert_rel(e.fixed[TCO_CAT_NETWORK], 0.5 * annuity(4921600, 0, 0.08, 4, 0.03) * e.held_hours / HOURS_PER_YEAR,
+               1e-12);
+    const int whole[] = { TCO_CAT_DATABASE, TCO_CAT_SECURITY, TCO_CAT_PLATFORM, TCO_CAT_STAFF };
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+        assert_rel(e.fixed[whole[i]], e.cost[whole[i]], 1e-15);
+    /* Energy follows use: power is variable with no facility. */
+    assert_rel(e.fixed[TCO_CAT_POWER], 0, 0);
+    double sum = 0;
+    for (int k = 0; k < TCO_CATEGORY_SLOTS; k++) {
+        assert_true(e.fixed[k] >= 0 && e.fixed[k] <= e.cost[k] * (1 + 1e-15));
+        sum += e.fixed[k];
+    }
+    assert_rel(e.fixed_total, sum, 1e-15);
+    assert_true(e.fixed_total < e.total);
+    scen_free(&s);
+}
+
 /* Staff and spares by events (doc/model.md, section 3): the cluster's
  * 1,024 accelerators failing once in 50,000 h each and its 128 nodes once
  * in 25,000 h fail 1,024/50,000 + 128/25,000 = 0.0256 times an hour; each
@@ -1223,6 +1262,7 @@ int main(void)
         cmocka_unit_test(test_rented_no_power_cooling),
         cmocka_unit_test(test_owned_annuity),
         cmocka_unit_test(test_facility),
+        cmocka_unit_test(test_fixed),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_indirect_derived),
         cmocka_unit_test(test_owned_straight_line),

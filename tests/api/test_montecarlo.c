@@ -750,7 +750,7 @@ static void test_series_names(void **state)
             assert_string_equal(tco_monte_carlo_series_name(at++), fi.name);
         else if (fi.type == TCO_FIELD_CATEGORIES)
             for (size_t c = 0; c < tco_category_count(); c++) {
-                snprintf(want, sizeof want, "cost.%s", tco_category_name((int32_t)c));
+                snprintf(want, sizeof want, "%s.%s", fi.name, tco_category_name((int32_t)c));
                 assert_string_equal(tco_monte_carlo_series_name(at++), want);
             }
         else if (fi.type == TCO_FIELD_WASTES)

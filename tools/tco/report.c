@@ -24,11 +24,13 @@ static void report_table(FILE *f, const tco_estimate *e, const char *path)
     char a[40], b[40];
     fprintf(f, "libtco %s: %s\nscenario fingerprint %016llx\n\n", tco_version_string(), scenario_label(path),
             (unsigned long long)e->scenario_fingerprint);
-    fprintf(f, "  %-12s %18s %7s\n", "category", "cost", "share");
+    char c3[40];
+    fprintf(f, "  %-12s %18s %7s %18s\n", "category", "cost", "share", "of it fixed");
     for (size_t c = 0; c < tco_category_count(); c++)
-        fprintf(f, "  %-12s %18s %6.1f%%\n", tco_category_name((int32_t)c), money(a, sizeof a, e->cost[c]),
-                e->total > 0 ? 100 * e->cost[c] / e->total : 0.0);
-    fprintf(f, "  %-12s %18s\n\n", "total", money(a, sizeof a, e->total));
+        fprintf(f, "  %-12s %18s %6.1f%% %18s\n", tco_category_name((int32_t)c), money(a, sizeof a, e->cost[c]),
+                e->total > 0 ? 100 * e->cost[c] / e->total : 0.0, money(c3, sizeof c3, e->fixed[c]));
+    fprintf(f, "  %-12s %18s %7s %18s\n\n", "total", money(a, sizeof a, e->total), "",
+            money(c3, sizeof c3, e->fixed_total));
     fprintf(f, "  %-12s %18s\n", "waste", "cost");
     for (size_t k = 0; k < tco_waste_count(); k++)
         fprintf(f, "  %-12s %18s\n", tco_waste_name((int32_t)k), money(a, sizeof a, e->waste[k]));
