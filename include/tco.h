@@ -295,7 +295,8 @@ typedef enum tco_param {
     TCO_P_LEARNING_OUTPUT_LOSS = 3061,
     TCO_P_RISK_PROBABILITY = 3062,
     TCO_P_RISK_IMPACT = 3063,
-    TCO_P_INDIRECT_SPREAD_RUNS = 3064
+    TCO_P_INDIRECT_SPREAD_RUNS = 3064,
+    TCO_P_RENTAL_INCLUDES_POWER = 3065
 } tco_param;
 
 /* Everything the table says of one parameter. The strings are static. */

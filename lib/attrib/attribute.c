@@ -62,6 +62,13 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
     a->rate[TCO_CLASS_ON_DEMAND][TCO_CAT_COMPUTE] = P(ON_DEMAND_PER_ACCEL_HOUR);
     a->rate[TCO_CLASS_RESERVED][TCO_CAT_COMPUTE] = P(RESERVED_PER_ACCEL_HOUR);
     a->rate[TCO_CLASS_SPOT][TCO_CAT_COMPUTE] = P(SPOT_PER_ACCEL_HOUR);
+    /* Rates that exclude power (colocation, bare metal): rented hours pay
+     * the energy of their draw and its cooling too. */
+    double rented_kw = P(RENTAL_INCLUDES_POWER) != 0 ? 0 : hw.it_kw / r.N;
+    for (int c = TCO_CLASS_ON_DEMAND; c <= TCO_CLASS_SPOT; c++) {
+        a->rate[c][TCO_CAT_POWER] = rented_kw * P(ELECTRICITY_PER_KWH);
+        a->rate[c][TCO_CAT_COOLING] = rented_kw * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH);
+    }
     /* An owned accelerator-hour: what a rental rate includes, each in the
      * estimate's category: the annuity, the IT energy of the average draw,
      * the cooling energy and plant, the fabric (plant and fabric shared
@@ -86,8 +93,12 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
     a->idle_class[TCO_CLASS_SPOT][TCO_CAT_WASTE] = a->idle_mix[TCO_CLASS_SPOT] * P(SPOT_PER_ACCEL_HOUR);
     a->idle_class[TCO_CLASS_OWNED][TCO_CAT_WASTE] =
         o * (owned[TCO_CAT_COMPUTE] + owned[TCO_CAT_POWER] + owned[TCO_CAT_COOLING]);
+    for (int c = TCO_CLASS_ON_DEMAND; c <= TCO_CLASS_SPOT; c++) /* their energy, when paid apart */
+        a->idle_class[c][TCO_CAT_WASTE] += a->idle_mix[c] * (a->rate[c][TCO_CAT_POWER] + a->rate[c][TCO_CAT_COOLING]);
     a->idle_class[TCO_CLASS_OWNED][TCO_CAT_NETWORK] = o * owned[TCO_CAT_NETWORK];
-    a->idle_rate[TCO_CAT_WASTE] = (1 - o) * hw.rental_rate + a->idle_class[TCO_CLASS_OWNED][TCO_CAT_WASTE];
+    a->idle_rate[TCO_CAT_WASTE] = 0;
+    for (int c = 0; c < CLASSES; c++)
+        a->idle_rate[TCO_CAT_WASTE] += a->idle_class[c][TCO_CAT_WASTE];
     a->idle_rate[TCO_CAT_NETWORK] = a->idle_class[TCO_CLASS_OWNED][TCO_CAT_NETWORK];
     snprintf(a->currency, sizeof a->currency, "%s", p->text[IX_CURRENCY]);
     a->events_per_hour = hw.events_per_hour;

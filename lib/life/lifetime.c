@@ -89,7 +89,8 @@ typedef struct plan {
     double o, r, s;                  /* owned share; reserved and spot shares of the rest */
     double fixed[CATS];              /* cur a year, whatever the use */
     double od, spot, reserved;       /* cur per accelerator-hour */
-    double power_h, cooling_h;       /* cur per used owned accelerator-hour: energy */
+    double power_h, cooling_h;       /* cur per used accelerator-hour whose energy is paid apart */
+    int rented_energy;               /* 1: rented hours pay their energy too (rental_includes_power 0) */
     double log_h;                    /* cur per used accelerator-hour: logs ingested and kept */
     double owned_fixed;              /* cur a year: the owned capacity's fixed cost (IT, plant, facility, fabric) */
     double colocation;               /* of it, the colocation paid (the rest are annuities) */
@@ -126,6 +127,7 @@ static void plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj 
     double kw = hw.it_kw / N, kwh = P(ELECTRICITY_PER_KWH);
     pl->power_h = kw * kwh;
     pl->cooling_h = kw * (T(PUE) - 1) * kwh;
+    pl->rented_energy = P(RENTAL_INCLUDES_POWER) == 0;
 
     /* Fixed: the owned share's annuities, the reserved term in full, the
      * provisioned storage, and the shared services of a year. */
@@ -199,8 +201,9 @@ static void year_of(tco_lifetime_year *out, const plan *pl, int32_t y, double u,
 
     double var[CATS] = { 0 };
     var[TCO_CAT_COMPUTE] = ud * pl->od + us * pl->spot;
-    var[TCO_CAT_POWER] = uo * pl->power_h;
-    var[TCO_CAT_COOLING] = uo * pl->cooling_h;
+    double energy_h = pl->rented_energy ? used : uo; /* the hours whose energy is paid apart */
+    var[TCO_CAT_POWER] = energy_h * pl->power_h;
+    var[TCO_CAT_COOLING] = energy_h * pl->cooling_h;
     var[TCO_CAT_LOGGING] = used * pl->log_h;
     double fixed[CATS];
     memcpy(fixed, pl->fixed, sizeof fixed);

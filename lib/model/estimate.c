@@ -82,6 +82,7 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
                          (h->failures_per_hour * P(STAFF_HOURS_PER_FAILURE) +
                           P(UPGRADES_PER_YEAR) * r->nodes * P(STAFF_HOURS_PER_NODE_UPGRADE) / HOURS_PER_YEAR);
     h->spares_per_hour = T(OWNED_SHARE) * h->failures_per_hour * P(SPARE_PARTS_PER_FAILURE);
+    h->energy_share = P(RENTAL_INCLUDES_POWER) != 0 ? T(OWNED_SHARE) : 1;
 }
 
 double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, double runs)
@@ -133,8 +134,8 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     double it_kwh = it_kw * r->held;
     double power_fixed = o * hw.facility_per_year * r->held / HOURS_PER_YEAR;
     double cooling_fixed = o * hw.plant_per_year * r->held / HOURS_PER_YEAR;
-    double power_all = o * it_kwh * P(ELECTRICITY_PER_KWH) + power_fixed;
-    double cooling_all = o * it_kwh * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH) + cooling_fixed;
+    double power_all = hw.energy_share * it_kwh * P(ELECTRICITY_PER_KWH) + power_fixed;
+    double cooling_all = hw.energy_share * it_kwh * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH) + cooling_fixed;
     /* Fixed: what is paid for the held hours whatever they do: the owned
      * share's annuities and the reserved term; by the hour: on demand, spot
      * and energy. */

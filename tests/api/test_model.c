@@ -755,6 +755,26 @@ static void test_fixed(void **state)
     scen_free(&s);
 }
 
+/* Rental rates that exclude power (colocation, bare metal): a rented
+ * cluster then pays its IT energy and the PUE overhead's, like an owned
+ * one, but no plant. */
+static void test_rental_without_power(void **state)
+{
+    (void)state;
+    chain c = base_chain(1024, 989e12);
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 0);
+    SP(&s, TCO_P_RENTAL_INCLUDES_POWER, 0);
+    tco_estimate e = scen_run(&s);
+    double useful = 1024 * c.compute_h, billed = 1024 * c.wall;
+    double it_kw = (1024 * 700 * 0.8 + 128 * 3000.0) / 1000;
+    assert_rel(e.cost[TCO_CAT_POWER], it_kw * c.wall * 0.10 * useful / billed, 1e-12);
+    assert_rel(e.cost[TCO_CAT_COOLING], it_kw * c.wall * 0.2 * 0.10 * useful / billed, 1e-12);
+    assert_rel(e.fixed[TCO_CAT_COOLING], 0, 0);
+    scen_free(&s);
+}
+
 /* Staff and spares by events (doc/model.md, section 3): the cluster's
  * 1,024 accelerators failing once in 50,000 h each and its 128 nodes once
  * in 25,000 h fail 1,024/50,000 + 128/25,000 = 0.0256 times an hour; each
@@ -1263,6 +1283,7 @@ int main(void)
         cmocka_unit_test(test_owned_annuity),
         cmocka_unit_test(test_facility),
         cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_rental_without_power),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_indirect_derived),
         cmocka_unit_test(test_owned_straight_line),
