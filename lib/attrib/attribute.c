@@ -44,18 +44,9 @@ enum { CATS = TCO__ATTRIB_CATS, CLASSES = 4 };
  * capacity, as the estimate prices the hardware (doc/model.md, section 3). */
 static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, const tco_obj *p)
 {
-    /* tco__hardware reads the cluster, its nodes and the board power of a
-     * run, nothing of the training: those are set, the rest left zero, so
-     * that an attribution does not fail on a workload's training shape. */
-    train_run r;
-    memset(&r, 0, sizeof r);
-    r.N = T(ACCELERATORS);
-    r.per_node = T(ACCELERATORS_PER_NODE);
-    r.nodes = r.N / r.per_node;
-    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
-    r.tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts; /* as run.c */
     hardware hw;
-    tco__hardware(&hw, &r, t, w, p);
+    tco__cluster_hardware(&hw, t, w, p); /* no training shape: an attribution never fails on one */
+    double N = T(ACCELERATORS);
 
     memset(a->rate, 0, sizeof a->rate);
     memset(a->idle_rate, 0, sizeof a->idle_rate);
@@ -64,7 +55,7 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
     a->rate[TCO_CLASS_SPOT][TCO_CAT_COMPUTE] = P(SPOT_PER_ACCEL_HOUR);
     /* Rates that exclude power (colocation, bare metal): rented hours pay
      * the energy of their draw and its cooling too. */
-    double rented_kw = P(RENTAL_INCLUDES_POWER) != 0 ? 0 : hw.it_kw / r.N;
+    double rented_kw = P(RENTAL_INCLUDES_POWER) != 0 ? 0 : hw.it_kw / N;
     for (int c = TCO_CLASS_ON_DEMAND; c <= TCO_CLASS_SPOT; c++) {
         a->rate[c][TCO_CAT_POWER] = rented_kw * P(ELECTRICITY_PER_KWH);
         a->rate[c][TCO_CAT_COOLING] = rented_kw * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH);
@@ -73,11 +64,11 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
      * estimate's category: the annuity, the IT energy of the average draw,
      * the cooling energy and plant, the fabric (plant and fabric shared
      * over every accelerator of the cluster). */
-    double *owned = a->rate[TCO_CLASS_OWNED], kw = hw.it_kw / r.N, kwh_price = P(ELECTRICITY_PER_KWH);
-    owned[TCO_CAT_COMPUTE] = hw.owned_per_year / HOURS_PER_YEAR + hw.spares_per_hour / r.N;
-    owned[TCO_CAT_POWER] = kw * kwh_price + hw.facility_per_year / r.N / HOURS_PER_YEAR;
-    owned[TCO_CAT_COOLING] = kw * (T(PUE) - 1) * kwh_price + hw.plant_per_year / r.N / HOURS_PER_YEAR;
-    owned[TCO_CAT_NETWORK] = hw.fabric_per_year / r.N / HOURS_PER_YEAR;
+    double *owned = a->rate[TCO_CLASS_OWNED], kw = hw.it_kw / N, kwh_price = P(ELECTRICITY_PER_KWH);
+    owned[TCO_CAT_COMPUTE] = hw.owned_per_year / HOURS_PER_YEAR + hw.spares_per_hour / N;
+    owned[TCO_CAT_POWER] = kw * kwh_price + hw.facility_per_year / N / HOURS_PER_YEAR;
+    owned[TCO_CAT_COOLING] = kw * (T(PUE) - 1) * kwh_price + hw.plant_per_year / N / HOURS_PER_YEAR;
+    owned[TCO_CAT_NETWORK] = hw.fabric_per_year / N / HOURS_PER_YEAR;
 
     /* Idle capacity at the cluster's own mix: the estimate's waste (the
      * compute, power and cooling of an hour), its fabric in network; by

@@ -104,17 +104,9 @@ typedef struct plan {
 static void plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj *p, double goodput)
 {
     memset(pl, 0, sizeof *pl);
-    train_run run;
-    memset(&run, 0, sizeof run);
-    run.N = T(ACCELERATORS);
-    run.per_node = T(ACCELERATORS_PER_NODE);
-    run.nodes = run.N / run.per_node;
-    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
-    run.tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts; /* as run.c */
     hardware hw;
-    tco__hardware(&hw, &run, t, w, p);
-
-    double N = run.N, nodes = run.nodes, o = T(OWNED_SHARE);
+    tco__cluster_hardware(&hw, t, w, p);
+    double N = T(ACCELERATORS), nodes = N / T(ACCELERATORS_PER_NODE), o = T(OWNED_SHARE);
     pl->N = N;
     pl->H = HOURS_PER_YEAR;
     pl->capacity = N * HOURS_PER_YEAR;

@@ -85,6 +85,20 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
     h->energy_share = P(RENTAL_INCLUDES_POWER) != 0 ? T(OWNED_SHARE) : 1;
 }
 
+void tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const tco_obj *p)
+{
+    /* tco__hardware reads the cluster, its nodes and the board power of a
+     * run, nothing of the training. */
+    train_run r;
+    memset(&r, 0, sizeof r);
+    r.N = T(ACCELERATORS);
+    r.per_node = T(ACCELERATORS_PER_NODE);
+    r.nodes = r.N / r.per_node;
+    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
+    r.tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts; /* as run.c */
+    tco__hardware(h, &r, t, w, p);
+}
+
 double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, double runs)
 {
     double N = T(ACCELERATORS), o = T(OWNED_SHARE);

@@ -88,6 +88,9 @@ typedef struct hardware {
 } hardware;
 
 void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_obj *w, const tco_obj *p);
+/* The same for the whole cluster, without a run: what an attribution and
+ * a lifetime price (no training shape is derived, so none can fail). */
+void tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const tco_obj *p);
 
 /* What is paid once (cur), the one-off part of the indirect category
  * (doc/model.md, section 3): migration and learning as given and as

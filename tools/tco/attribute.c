@@ -197,7 +197,7 @@ static void json_categories(FILE *f, const int64_t *cat)
     fputc('}', f);
 }
 
-static void attribute_json(FILE *f, const job *j, const tco_bill *b)
+void usage_json_head(FILE *f, const job *j)
 {
     fputs("{\n  \"records\": ", f);
     json_str(f, j->path);
@@ -205,6 +205,11 @@ static void attribute_json(FILE *f, const job *j, const tco_bill *b)
     json_str(f, j->label);
     fputs(",\n  \"currency\": ", f);
     json_str(f, j->currency);
+}
+
+static void attribute_json(FILE *f, const job *j, const tco_bill *b)
+{
+    usage_json_head(f, j);
     fputs(",\n  \"by\": [", f);
     for (uint32_t k = 0; k < j->nkeys; k++) {
         fputs(k ? ", " : "", f);

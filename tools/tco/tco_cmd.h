@@ -73,6 +73,8 @@ typedef struct usage_job {
 const char *money_cents(char *buf, size_t cap, int64_t c);
 /* "YYYY-MM-DDTHH:MM:SSZ" of UTC seconds t. */
 const char *iso_time(char *buf, size_t cap, double t);
+/* "{" and the records, scenario and currency members of a JSON report. */
+void usage_json_head(FILE *f, const usage_job *j);
 /* The text of a tag value id; NULL for TCO_TAG_NONE. */
 const char *usage_value(const usage_job *j, uint32_t id);
 

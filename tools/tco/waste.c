@@ -135,12 +135,7 @@ static void json_tags(FILE *f, const usage_job *j, uint32_t i)
 static void waste_json(FILE *f, const usage_job *j, const tco_findings *w)
 {
     char t[32];
-    fputs("{\n  \"records\": ", f);
-    json_str(f, j->path);
-    fputs(",\n  \"scenario\": ", f);
-    json_str(f, j->label);
-    fputs(",\n  \"currency\": ", f);
-    json_str(f, j->currency);
+    usage_json_head(f, j);
     fputs(",\n  \"by\": ", f);
     json_str(f, j->keys[0]);
     fputs(",\n  \"period_start\": ", f);
