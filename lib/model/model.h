@@ -111,6 +111,18 @@ static inline double risk_premium(const tco_obj *p, const double *cost)
     return p->v[IX_RISK_PREMIUM_SHARE] * rest;
 }
 
+/* ---- where the run's data lives (storage.c) ------------------------------ */
+
+/* GB-hours by tco_data_class and tco_tier under the workload's retention
+ * policy, over `horizon` hours from the run's start; what keeping each
+ * class hot to the horizon would take; the checkpoints written. */
+typedef struct storage_use {
+    double gb_h[3][3];
+    double keep_hot[3];
+    double written;
+} storage_use;
+void tco__storage_gb_hours(storage_use *s, const train_run *r, const tco_obj *w, double horizon);
+
 /* The estimate of a run tco__run_derive derived: cannot fail. */
 void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, const tco_obj *w,
                        const tco_obj *p);
