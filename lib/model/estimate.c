@@ -186,15 +186,26 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
                               W(EGRESS_IN_REGION_GB) * P(EGRESS_IN_REGION_PER_GB);
 
     double months = r->held / HOURS_PER_MONTH;
-    double hot_gb = (r->hot_cap > 0 ? r->hot_cap : r->hot_need) / 1e9;
-    /* Provisioned storage is fixed; what the run's data needs, when no hot
-     * capacity is provisioned, follows it. */
-    double hot_cost = months * hot_gb * P(STORAGE_HOT_PER_GB_MONTH);
-    e->fixed[TCO_CAT_STORAGE] = (r->hot_cap > 0 ? hot_cost : 0) +
-                                months * (T(STORAGE_HOT_GBPS) * P(STORAGE_HOT_PER_GBPS_MONTH) +
-                                          T(STORAGE_WARM_TB) * 1e3 * P(STORAGE_WARM_PER_GB_MONTH) +
-                                          T(STORAGE_COLD_TB) * 1e3 * P(STORAGE_COLD_PER_GB_MONTH));
-    e->cost[TCO_CAT_STORAGE] = e->fixed[TCO_CAT_STORAGE] + (r->hot_cap > 0 ? 0 : hot_cost);
+    /* Storage, tier by tier: provisioned (its capacity paid for the held
+     * months, fixed) or used (the retention policy's GB-hours of the
+     * dataset, kept once, and of each run's checkpoints, over the lifecycle
+     * horizon or the run if longer: doc/model.md, section 9), so that a
+     * retention policy moves the bill. */
+    storage_use use;
+    tco__storage_gb_hours(&use, r, w, fmax(W(LIFECYCLE_HORIZON_DAYS) * 24, r->wall));
+    const double tier_price[3] = { P(STORAGE_HOT_PER_GB_MONTH), P(STORAGE_WARM_PER_GB_MONTH),
+                                   P(STORAGE_COLD_PER_GB_MONTH) };
+    const double provisioned_gb[3] = { r->hot_cap / 1e9, T(STORAGE_WARM_TB) * 1e3, T(STORAGE_COLD_TB) * 1e3 };
+    double storage_fixed = months * T(STORAGE_HOT_GBPS) * P(STORAGE_HOT_PER_GBPS_MONTH), storage_used = 0;
+    for (int k = 0; k < 3; k++) {
+        if (provisioned_gb[k] > 0)
+            storage_fixed += months * provisioned_gb[k] * tier_price[k];
+        else
+            storage_used += (use.gb_h[TCO_DATA_DATASET][k] + r->runs * use.gb_h[TCO_DATA_CHECKPOINTS][k]) /
+                            HOURS_PER_MONTH * tier_price[k];
+    }
+    e->fixed[TCO_CAT_STORAGE] = storage_fixed;
+    e->cost[TCO_CAT_STORAGE] = storage_fixed + storage_used;
     e->cost[TCO_CAT_DATABASE] = months * (W(DATABASE_INSTANCES) * P(DATABASE_PER_INSTANCE_MONTH) +
                                          W(DATABASE_GB) * P(DATABASE_PER_GB_MONTH));
     e->fixed[TCO_CAT_DATABASE] = e->cost[TCO_CAT_DATABASE];

@@ -983,8 +983,10 @@ static void test_indirect(void **state)
 }
 
 /* Storage, database, logging, by hand for the base scenario.
- *   hot tier sized to dataset + retained checkpoints:
- *     2e12 x 4 B + 10 x 9.8e11 B = 1.78e13 B = 17,800 GB at 0.145/GB-month
+ *   storage: with no tier provisioned, the retention policy's GB-months of
+ *     the dataset and the checkpoints on each tier, as the lifecycle prices
+ *     them (worked by hand in tests/api/test_storage.c); a tier provisioned
+ *     is paid for its size instead;
  *   logs: 10 MB per accelerator-hour billed, ingested at 0.50/GB;
  *   metrics: 100 series x 1,024 sampled every 15 s, 1.37 B each, 0.09 per
  *   million samples; both kept 30 days at 0.03/GB-month. */
@@ -996,7 +998,16 @@ static void test_storage_and_logging(void **state)
     scen_new(&s);
     tco_estimate e = scen_run(&s);
     double months = c.wall / HOURS_PER_MONTH;
-    assert_rel(e.cost[TCO_CAT_STORAGE], months * 17800 * 0.145, 1e-12);
+    tco_lifecycle l = { .size = sizeof l };
+    assert_int_equal(tco_lifecycle_compute(&l, s.t, s.w, s.p, NULL), TCO_OK);
+    double policy = 0, warm_cold = 0;
+    for (int k = 0; k < 3; k++) {
+        policy += l.cost[TCO_DATA_DATASET][k] + l.cost[TCO_DATA_CHECKPOINTS][k];
+        if (k != TCO_TIER_HOT)
+            warm_cold += l.cost[TCO_DATA_DATASET][k] + l.cost[TCO_DATA_CHECKPOINTS][k];
+    }
+    assert_rel(e.cost[TCO_CAT_STORAGE], policy, 1e-12);
+    assert_rel(e.fixed[TCO_CAT_STORAGE], 0, 0); /* used, not provisioned: it follows the data */
     double billed = 1024 * c.wall;
     double log_gb = 10e6 * billed / 1e9;
     double samples = 1024 * 100 * c.wall * 3600 / 15;
@@ -1005,11 +1016,21 @@ static void test_storage_and_logging(void **state)
     assert_rel(e.cost[TCO_CAT_LOGGING], want, 1e-12);
     scen_free(&s);
 
-    /* A fixed hot tier is billed for its size: 50 TB = 50,000 GB. */
+    /* A provisioned hot tier is billed for its size, 50 TB = 50,000 GB, for
+     * the held months; warm and cold still as the policy uses them. */
     scen_new(&s);
     ST(&s, TCO_P_STORAGE_HOT_TB, 50);
     e = scen_run(&s);
-    assert_rel(e.cost[TCO_CAT_STORAGE], months * 50000 * 0.145, 1e-12);
+    assert_rel(e.cost[TCO_CAT_STORAGE], months * 50000 * 0.145 + warm_cold, 1e-12);
+    assert_rel(e.fixed[TCO_CAT_STORAGE], months * 50000 * 0.145, 1e-12);
+    scen_free(&s);
+
+    /* A shorter retention moves the bill: one checkpoint kept hot, none warm. */
+    scen_new(&s);
+    SW(&s, TCO_P_CHECKPOINT_RETENTION, 1);
+    SW(&s, TCO_P_CHECKPOINT_WARM_RETENTION, 0);
+    e = scen_run(&s);
+    assert_true(e.cost[TCO_CAT_STORAGE] < policy);
     scen_free(&s);
 }
 

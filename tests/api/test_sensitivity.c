@@ -90,6 +90,8 @@ static void scen_new(scen *s)
     SP(s, TCO_P_SPOT_PER_ACCEL_HOUR, 2.0);
     SP(s, TCO_P_EGRESS_INTERNET_PER_GB, 0.09);
     SP(s, TCO_P_STORAGE_HOT_PER_GB_MONTH, 0);
+    SP(s, TCO_P_STORAGE_WARM_PER_GB_MONTH, 0); /* the retention policy's tiers */
+    SP(s, TCO_P_STORAGE_COLD_PER_GB_MONTH, 0);
     SP(s, TCO_P_STORAGE_HOT_PER_GBPS_MONTH, 0);
     SP(s, TCO_P_SECURITY_PER_NODE_MONTH, 0);
     SP(s, TCO_P_SECURITY_FIXED_PER_MONTH, 0);
