@@ -39,8 +39,8 @@ func ExampleCompare() {
 		fmt.Printf("; owning breaks even at %.0f%% use\n", 100*o.BreakevenUtilisation)
 	}
 	// Output:
-	// option 0: 1.288 per million tokens, one-off 0, saves 0 a run, pays back: false; owning breaks even at 40% use
-	// option 1: 1.064 per million tokens, one-off 350000, saves 465648 a run, pays back: true after 0.8 runs (0.6 months); owning breaks even at 22% use
+	// option 0: 1.298 per million tokens, one-off 0, saves 0 a run, pays back: false; owning breaks even at 40% use
+	// option 1: 1.074 per million tokens, one-off 350000, saves 465383 a run, pays back: true after 0.8 runs (0.6 months); owning breaks even at 22% use
 }
 
 // How many accelerators a run needs to finish in 30 days, and the mfu the
@@ -70,10 +70,10 @@ func ExampleSize() {
 		}
 	}
 	// Output:
-	// accelerators for 30 days, budget 0: feasible true, 864 accelerators at mfu 0.400, 29.2 days, 5845524, class none
-	// mfu for 10 days, budget 0: feasible true, 2048 accelerators at mfu 0.496, 10.0 days, 2001740, class none
-	// accelerators for 30 days, budget 2.5e+06: feasible true, 896 accelerators at mfu 0.400, 28.2 days, 2426377, class owned
-	// accelerators for 2 days, budget 0: feasible false, 2048 accelerators at mfu 0.400, 12.4 days, 2480461, class none
+	// accelerators for 30 days, budget 0: feasible true, 864 accelerators at mfu 0.400, 29.2 days, 5869622, class none
+	// mfu for 10 days, budget 0: feasible true, 2048 accelerators at mfu 0.496, 10.0 days, 2027468, class none
+	// accelerators for 30 days, budget 2.5e+06: feasible true, 896 accelerators at mfu 0.400, 28.2 days, 2450564, class owned
+	// accelerators for 2 days, budget 0: feasible false, 2048 accelerators at mfu 0.400, 12.4 days, 2505986, class none
 	//   closest: 12.4 days at best
 }
 
@@ -94,11 +94,11 @@ func ExampleSensitivity() {
 			r.HighValue, r.LowTotal, r.HighTotal)
 	}
 	// Output:
-	// mfu                       workload       0.36 to 0.44       total 2756933 to 2255673
-	// params_total              workload    6.3e+10 to 7.7e+10    total 2232800 to 2729737
-	// tokens                    workload    1.8e+12 to 2.2e+12    total 2233031 to 2729467
-	// epochs                    workload        0.9 to 1.1        total 2233116 to 2729364
-	// on_demand_per_accel_hour  pricing         3.6 to 4.4        total 2238835 to 2723645
+	// mfu                       workload       0.36 to 0.44       total 2781185 to 2280346
+	// params_total              workload    6.3e+10 to 7.7e+10    total 2255352 to 2756129
+	// tokens                    workload    1.8e+12 to 2.2e+12    total 2257396 to 2754051
+	// epochs                    workload        0.9 to 1.1        total 2257809 to 2753638
+	// on_demand_per_accel_hour  pricing         3.6 to 4.4        total 2263318 to 2748129
 }
 
 // The inputs of Monte Carlo samples are a pure function of the seed, the
@@ -137,7 +137,7 @@ func ExampleMonteCarloDraw() {
 	// sample 2: mfu 0.4615, runs 4
 	// sample 3: mfu 0.4128, runs 3
 	// sample 4: mfu 0.4213, runs 2
-	// sample 0 costs 5199345
+	// sample 0 costs 5243982
 }
 
 // Uncertainty bands: the mfu and the rental rate uncertain, 20,000 seeded
@@ -165,9 +165,9 @@ func ExampleMonteCarlo() {
 		fmt.Printf("%s: rank correlation with the total %+.2f\n", in, b.Correlations[in])
 	}
 	// Output:
-	// total                    p5  2.183e+06  p50  2.585e+06  p95   3.13e+06
+	// total                    p5  2.208e+06  p50   2.61e+06  p95  3.154e+06
 	// wall_hours               p5      549.7  p50      612.6  p95      722.6
-	// cost_per_million_tokens  p5      1.092  p50      1.293  p95      1.565
+	// cost_per_million_tokens  p5      1.104  p50      1.305  p95      1.577
 	// mfu: rank correlation with the total -0.74
 	// on_demand_per_accel_hour: rank correlation with the total +0.65
 }

@@ -55,7 +55,7 @@ func Example() {
 	// power                4264 USD
 	// cooling              5493 USD
 	// network              7092 USD
-	// storage                77 USD
+	// storage              4630 USD
 	// database              110 USD
 	// logging               291 USD
 	// security              721 USD
@@ -63,8 +63,8 @@ func Example() {
 	// staff                3473 USD
 	// indirect                0 USD
 	// waste                1535 USD
-	// total               74408 USD
-	// 3.2 days on the wall clock, goodput 97.5%, 0.07 USD per million tokens
+	// total               78961 USD
+	// 3.2 days on the wall clock, goodput 97.5%, 0.08 USD per million tokens
 }
 
 // Options name the library's parameters; a scenario routes each to its
@@ -239,9 +239,9 @@ func ExampleSweep() {
 		fmt.Printf("mfu %.1f: %.0f over %.1f days\n", mfu[i], total, days[i]/24)
 	}
 	// Output:
-	// mfu 0.3: 3592937 over 35.7 days
-	// mfu 0.4: 2694703 over 26.8 days
-	// mfu 0.5: 2155762 over 21.4 days
+	// mfu 0.3: 3616474 over 35.7 days
+	// mfu 0.4: 2718997 over 26.8 days
+	// mfu 0.5: 2180510 over 21.4 days
 	// mfu 1.5: true
 }
 
