@@ -445,6 +445,10 @@ def waste_checks():
     orphan = next(f for f in found if f["kind"] == "orphaned")
     check(orphan["tags"]["project"] == "asr-v1" and all(f["action"] for f in found), "waste json: the orphan")
 
+    rc, out, _ = run("attribute", records, "--scenario", cluster, "--by", "team", *month, "--format", "json")
+    check(rc == 0 and json.loads(out)["bill"] == bill, "attribute --scenario FILE: the same bill as FILE")
+    expect(["attribute", records, cluster, "--scenario", cluster, "--by", "team"], 2, "give one")
+    expect(["report", "--scenario", cluster], 2, "--scenario")
     rc, out, _ = run("waste", records, cluster, *month, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out.decode())))
     check(rc == 0 and len(rows) == len(found) and list(rows[0])[:2] == ["kind", "project"],

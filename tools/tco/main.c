@@ -199,7 +199,7 @@ static const command commands[] = {
       "\n"
       "An option's value follows it, or an '=': --share 0.2, --share=0.2.\n" },
     { "attribute", cmd_attribute, 1, 2, "attribute needs a RECORDS file", attribute_formats, 0, OFFER_ATTRIBUTION,
-      "usage: tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END] [--idle-rule R]\n"
+      "usage: tco attribute RECORDS [FILE | --scenario FILE] --by KEY[,KEY] [--period START,END] [--idle-rule R]\n"
       "           [--shared-rule R] [--owner V] [--records csv|sacct] [--strict]\n"
       "           [--format table|json|csv|focus] [-o OUT] [--from json|cbor]\n"
       "\n"
@@ -248,7 +248,7 @@ static const command commands[] = {
       "      --from=FORMAT      read FILE as json or cbor\n"
       "  -h, --help             print this help\n" },
     { "waste", cmd_waste, 1, 2, "waste needs a RECORDS file", waste_formats, 0, OFFER_ATTRIBUTION | OFFER_THRESHOLD,
-      "usage: tco waste RECORDS [FILE] [--by KEY] [--period START,END] [--threshold NAME=VALUE]...\n"
+      "usage: tco waste RECORDS [FILE | --scenario FILE] [--by KEY] [--period START,END] [--threshold NAME=VALUE]...\n"
       "           [--records csv|sacct] [--strict] [--format table|json|csv] [-o OUT]\n"
       "           [--from json|cbor]\n"
       "\n"
@@ -282,7 +282,8 @@ static const command commands[] = {
  * command offers, after parsing; --output, --from and --to are accepted and
  * ignored where they mean nothing (tco params -o), as they always were, so
  * that no script that passes them breaks. */
-enum { OPT_FROM = 256, OPT_TO, OPT_IDLE, OPT_SHARED, OPT_OWNER, OPT_RECORDS, OPT_STRICT, OPT_REFRESH, OPT_DISCOUNT };
+enum { OPT_FROM = 256, OPT_TO, OPT_IDLE, OPT_SHARED, OPT_OWNER, OPT_RECORDS, OPT_STRICT, OPT_REFRESH, OPT_DISCOUNT,
+       OPT_SCENARIO };
 
 static const struct option options[] = {
     { "format", required_argument, NULL, 'f' },
@@ -302,6 +303,7 @@ static const struct option options[] = {
     { "utilisation", required_argument, NULL, 'u' },
     { "refresh-year", required_argument, NULL, OPT_REFRESH },
     { "discount-rate", required_argument, NULL, OPT_DISCOUNT },
+    { "scenario", required_argument, NULL, OPT_SCENARIO },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -382,6 +384,7 @@ static int parse(cmd_args *a, const char **pos, const char **thresholds, const c
         case 'u': a->utilisation = optarg; break;
         case OPT_REFRESH: a->refresh_year = optarg; break;
         case OPT_DISCOUNT: a->discount_rate = optarg; break;
+        case OPT_SCENARIO: a->scenario = optarg; break;
         case 'h':
             fputs(cmd->help, stdout);
             return HELP_SHOWN;
@@ -394,6 +397,14 @@ static int parse(cmd_args *a, const char **pos, const char **thresholds, const c
             return rc;
     if (a->share && !cmd->share)
         return usage("--share %s is not offered here", a->share);
+    /* tco attribute and tco waste: --scenario FILE names the positional FILE. */
+    if (a->scenario) {
+        if (!(cmd->offers & OFFER_ATTRIBUTION))
+            return usage("--scenario %s is not offered here", a->scenario);
+        if (a->npos > 1)
+            return usage("--scenario %s and a scenario FILE: give one", a->scenario);
+        a->pos[1] = a->scenario;
+    }
     const char *attribution = a->by ? "--by" : a->period ? "--period" : a->idle_rule ? "--idle-rule"
                             : a->shared_rule ? "--shared-rule" : a->owner ? "--owner" : a->records ? "--records"
                             : a->strict ? "--strict" : NULL;

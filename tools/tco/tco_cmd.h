@@ -40,7 +40,7 @@ typedef struct cmd_args {
     int npos;
     const char *format, *from, *to, *output, *share;
     /* tco attribute's and tco waste's options */
-    const char *by, *period, *records, *idle_rule, *shared_rule, *owner;
+    const char *by, *period, *records, *idle_rule, *shared_rule, *owner, *scenario;
     int strict;
     const char **thresholds; /* tco waste's --threshold NAME=VALUE, nthresholds of them */
     int nthresholds;
