@@ -1403,7 +1403,7 @@ typedef struct tco_lifetime {
  * value and cost per effective accelerator-hour (the workload's goodput
  * makes used hours effective). years may be NULL with n_years 0;
  * otherwise it holds n_years >= request->years structs of year_size bytes
- * (sizeof(tco_lifetime_year) as the caller knows it, 8 to 4096, a
+ * (sizeof(tco_lifetime_year) as the caller knows it, at most 65,536, a
  * multiple of 8), of which the first request->years are written. Errors
  * name the request's field ("request.refresh_year"); on failure nothing
  * is written. Allocates nothing. */

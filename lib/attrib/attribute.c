@@ -956,9 +956,8 @@ int tco_attribution_bill(tco_bill *out, const tco_attribution *a, tco_error *err
 {
     if (!out || !a)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : "a");
-    if (out->size < sizeof *out) /* new in 1.1: the first version is the whole struct */
-        return tco__fail(err, TCO_E_SIZE, "tco_bill.size = %zu is below %zu: set it to sizeof(tco_bill)", out->size,
-                         sizeof *out);
+    if (out->size < sizeof *out || out->size > OUTPUT_MAX_SIZE) /* new in 1.1: the first version is the whole struct */
+        return tco__output_size_fail(err, "tco_bill", out->size, sizeof *out);
     sized_fill(out, &a->bill, sizeof a->bill);
     return TCO_OK;
 }
@@ -972,9 +971,8 @@ int tco_attribution_group_at(tco_group *out, const tco_attribution *a, size_t i,
 {
     if (!out || !a)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : "a");
-    if (out->size < sizeof *out) /* new in 1.1 */
-        return tco__fail(err, TCO_E_SIZE, "tco_group.size = %zu is below %zu: set it to sizeof(tco_group)", out->size,
-                         sizeof *out);
+    if (out->size < sizeof *out || out->size > OUTPUT_MAX_SIZE) /* new in 1.1 */
+        return tco__output_size_fail(err, "tco_group", out->size, sizeof *out);
     if (i >= a->groups)
         return tco__fail(err, TCO_E_INDEX, "group %zu is past the %zu groups of the attribution", i, a->groups);
     const tco__attrib_group *g = &a->group[a->order[i]];

@@ -13,9 +13,8 @@ int tco_bandwidth_compute(tco_bandwidth *out, const tco_topology *t, const tco_w
 {
     if (!out)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
-    if (out->size < BANDWIDTH_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_bandwidth.size = %zu is below %zu", out->size,
-                         BANDWIDTH_V1_SIZE);
+    if (out->size < BANDWIDTH_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_bandwidth", out->size, BANDWIDTH_V1_SIZE);
     train_run r; /* the run's times, from checked inputs */
     int rc = tco__frozen_inputs(t, w, p, err);
     if (rc || (rc = tco__run_derive(&r, &t->o, &w->o, &p->o, err)))

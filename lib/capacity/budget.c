@@ -29,10 +29,12 @@ int tco_budget_compute(tco_budget *out, const double *spend, size_t n, double in
     int rc;
     if (!out)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
-    if (out->size < BUDGET_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_budget.size = %zu is below %zu", out->size, BUDGET_V1_SIZE);
+    if (out->size < BUDGET_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_budget", out->size, BUDGET_V1_SIZE);
     if (!p)
         return tco__fail(err, TCO_E_NULL, "pricing must not be NULL");
+    if ((rc = tco__kind_check(&p->o, TCO_HANDLE_PRICING, err)))
+        return rc;
     if (!p->o.frozen)
         return tco__fail(err, TCO_E_NOT_FROZEN, "the pricing must be frozen first");
     if ((rc = tco__positive_check(interval_days, "interval_days", err)) ||

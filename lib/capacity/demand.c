@@ -15,9 +15,8 @@ int tco_demand_stats_compute(tco_demand_stats *out, const double *demand, size_t
     int rc;
     if (!out)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
-    if (out->size < DEMAND_STATS_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_demand_stats.size = %zu is below %zu", out->size,
-                         DEMAND_STATS_V1_SIZE);
+    if (out->size < DEMAND_STATS_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_demand_stats", out->size, DEMAND_STATS_V1_SIZE);
     if ((rc = tco__positive_check(interval_hours, "interval_hours", err)) ||
         (rc = tco__series_given(demand, n, "demand", err)))
         return rc;

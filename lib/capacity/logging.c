@@ -33,9 +33,8 @@ int tco_logging_compare(tco_logging *out, double interval_seconds, double retent
     int rc;
     if (!out)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
-    if (out->size < LOGGING_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_logging.size = %zu is below %zu", out->size,
-                         LOGGING_V1_SIZE);
+    if (out->size < LOGGING_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_logging", out->size, LOGGING_V1_SIZE);
     if ((rc = tco__frozen_inputs(t, w, p, err)))
         return rc;
     /* The proposal obeys the same bounds as the workload's own settings. */

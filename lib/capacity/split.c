@@ -129,8 +129,8 @@ static int split_args(const tco_split *out, const double *demand, size_t n, doub
     int rc;
     if (!out)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
-    if (out->size < SPLIT_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_split.size = %zu is below %zu", out->size, SPLIT_V1_SIZE);
+    if (out->size < SPLIT_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_split", out->size, SPLIT_V1_SIZE);
     if ((rc = tco__frozen_inputs(t, w, p, err)) || (rc = tco__positive_check(interval_hours, "interval_hours", err)))
         return rc;
     return tco__series_given(demand, n, "demand", err); /* values: in the pass that reads them */

@@ -44,9 +44,8 @@ int tco_accelerator_at(tco_accelerator *out, size_t index, tco_error *err)
 {
     if (!out)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
-    if (out->size < ACCELERATOR_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_accelerator.size = %zu is below %zu: set it to sizeof(tco_accelerator)",
-                         out->size, ACCELERATOR_V1_SIZE);
+    if (out->size < ACCELERATOR_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_accelerator", out->size, ACCELERATOR_V1_SIZE);
     if (index > N)
         return tco__fail(err, TCO_E_INDEX, "accelerator index %zu is past the end: allowed 0 to %zu",
                          index, N);

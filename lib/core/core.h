@@ -144,8 +144,12 @@ tco_obj *tco__obj_new(int32_t kind, tco_error *err);
 /* Checks a handle's values together and derives what it keeps (the fabric
  * of a topology): freeze, and a sweep's changed copies, call it. */
 int tco__obj_prepare(tco_obj *o, tco_error *err);
-/* Non-NULL, frozen handles, or err filled naming the first that is not. */
+/* Non-NULL, frozen handles of their kinds, or err filled naming the first
+ * that is not. */
 int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err);
+/* TCO_OK, or TCO_E_TYPE when o is a handle of another kind than `kind`
+ * (passed through a cast). */
+int tco__kind_check(const tco_obj *o, int32_t kind, tco_error *err);
 
 /* ---- fingerprints (fingerprint.c) -------------------------------------- */
 
@@ -204,6 +208,18 @@ static inline double checkpoint_write_hours(const tco_obj *t, const tco_obj *w)
 /* The largest size an input struct may declare: past it the size field is
  * garbage rather than a newer version's (doc/api.md). */
 #define INPUT_MAX_SIZE 1024
+/* The largest size an output struct (or an output array's element) may
+ * declare: a size past it is garbage, and writing it would run past the
+ * caller's memory (doc/api.md). */
+#define OUTPUT_MAX_SIZE 65536
+
+/* TCO_E_SIZE for an output struct called name ("tco_estimate") whose size
+ * is below this version's first, v1, or above OUTPUT_MAX_SIZE. */
+int tco__output_size_fail(tco_error *err, const char *name, size_t size, size_t v1);
+/* TCO_OK, or TCO_E_SIZE naming field ("out_size") for an output array's
+ * element size below v1, above OUTPUT_MAX_SIZE, or not a multiple of 8
+ * (the alignment of its doubles). */
+int tco__stride_check(size_t size, size_t v1, const char *field, const char *type, tco_error *err);
 
 /* Copies src (this version's struct, size field first) into out, whose size
  * field the caller set: as far as both reach, zeros past what this version

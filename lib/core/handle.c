@@ -183,12 +183,25 @@ static int obj_freeze(tco_obj *o, tco_error *err)
     return rc;
 }
 
+/* TCO_OK, or TCO_E_TYPE when a handle of another kind was passed (through
+ * a cast: C cannot tell the handle types apart at run time otherwise). */
+int tco__kind_check(const tco_obj *o, int32_t kind, tco_error *err)
+{
+    if (o->kind == kind)
+        return TCO_OK;
+    const char *is = o->kind >= TCO_HANDLE_TOPOLOGY && o->kind <= TCO_HANDLE_PRICING ? kind_names[o->kind] : "no";
+    return tco__fail(err, TCO_E_TYPE, "the %s given is a %s handle", kind_names[kind], is);
+}
+
 int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err)
 {
     const tco_obj *h[3] = { t ? &t->o : NULL, w ? &w->o : NULL, p ? &p->o : NULL };
     for (int i = 0; i < 3; i++) {
         if (!h[i])
             return tco__fail(err, TCO_E_NULL, "%s must not be NULL", kind_names[i + 1]);
+        int rc = tco__kind_check(h[i], i + 1, err);
+        if (rc)
+            return rc;
         if (!h[i]->frozen)
             return tco__fail(err, TCO_E_NOT_FROZEN, "the %s must be frozen first", kind_names[i + 1]);
     }
@@ -202,7 +215,8 @@ int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_p
     }                                                                                        \
     int tco_##type##_clone(tco_##type **out, const tco_##type *src, tco_error *err)          \
     {                                                                                        \
-        return obj_clone((tco_obj **)out, src ? &src->o : NULL, TCO_HANDLE_##KIND, err);     \
+        int rc_ = src ? tco__kind_check(&src->o, TCO_HANDLE_##KIND, err) : TCO_OK;               \
+        return rc_ ? rc_ : obj_clone((tco_obj **)out, src ? &src->o : NULL, TCO_HANDLE_##KIND, err); \
     }                                                                                        \
     void tco_##type##_free(tco_##type *h)                                                    \
     {                                                                                        \
@@ -231,7 +245,10 @@ int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_p
     }                                                                                        \
     int tco_##type##_freeze(tco_##type *h, tco_error *err)                                   \
     {                                                                                        \
-        return h ? obj_freeze(&h->o, err) : tco__fail(err, TCO_E_NULL, #type " must not be NULL"); \
+        if (!h)                                                                              \
+            return tco__fail(err, TCO_E_NULL, #type " must not be NULL");                   \
+        int rc_ = tco__kind_check(&h->o, TCO_HANDLE_##KIND, err);                                 \
+        return rc_ ? rc_ : obj_freeze(&h->o, err);                                           \
     }                                                                                        \
     int tco_##type##_is_frozen(const tco_##type *h)                                          \
     {                                                                                        \

@@ -161,9 +161,8 @@ size_t tco_param_count(void)
 
 static int info_fill(tco_param_info *out, const param_row *r, tco_error *err)
 {
-    if (out->size < PARAM_INFO_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_param_info.size = %zu is below %zu: set it to sizeof(tco_param_info)",
-                         out->size, PARAM_INFO_V1_SIZE);
+    if (out->size < PARAM_INFO_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_param_info", out->size, PARAM_INFO_V1_SIZE);
     tco_param_info in = { sizeof in,  r->key, r->handle, r->type, r->name, r->unit,
                           r->description, r->def, r->lo, r->hi, tco__choice_count(r->choices),
                           r->deftext };

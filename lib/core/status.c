@@ -111,3 +111,18 @@ const char *tco_version_string(void)
 {
     return TCO_VERSION_STRING;
 }
+
+int tco__output_size_fail(tco_error *err, const char *name, size_t size, size_t v1)
+{
+    return tco__fail(err, TCO_E_SIZE, "%s.size = %zu: set it to sizeof(%s), from %zu to %d", name, size, name, v1,
+                     OUTPUT_MAX_SIZE);
+}
+
+int tco__stride_check(size_t size, size_t v1, const char *field, const char *type, tco_error *err)
+{
+    if (size < v1 || size > OUTPUT_MAX_SIZE || size % 8 != 0)
+        return tco__fail_named(err, TCO_E_SIZE, field,
+                               "%s = %zu: give sizeof(%s), from %zu to %d and a multiple of 8", field, size, type, v1,
+                               OUTPUT_MAX_SIZE);
+    return TCO_OK;
+}

@@ -92,9 +92,9 @@ int tco_compare(tco_option *out, size_t out_size, size_t n, const tco_topology *
                          !out ? "out" : !topologies ? "topologies" : !workloads ? "workloads" : "pricings");
     if (n == 0)
         return tco__fail(err, TCO_E_RANGE, "n = 0: give at least one option (the first is the baseline)");
-    if (out_size < OPTION_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "out_size = %zu is below %zu: give sizeof(tco_option)", out_size,
-                         (size_t)OPTION_V1_SIZE);
+    int bad = tco__stride_check(out_size, OPTION_V1_SIZE, "out_size", "tco_option", err);
+    if (bad)
+        return bad;
 
     tco_error why = TCO_ERROR_INIT;
     for (size_t i = 0; i < n; i++)

@@ -502,9 +502,8 @@ int tco_summarise(tco_summary *out, const double *values, size_t n, size_t strid
 {
     if (!out || !values)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", out ? "values" : "out");
-    if (out->size < SUMMARY_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_summary.size = %zu is below %zu: set it to sizeof(tco_summary)",
-                         out->size, (size_t)SUMMARY_V1_SIZE);
+    if (out->size < SUMMARY_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_summary", out->size, SUMMARY_V1_SIZE);
     if (n == 0)
         return tco__fail(err, TCO_E_RANGE, "n = 0: give at least one value");
     if (stride == 0)
@@ -917,9 +916,8 @@ int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double *correla
         return tco__fail(err, TCO_E_NULL, "summaries must not be NULL");
     if (n_inputs > 0 && !correlation)
         return tco__fail(err, TCO_E_NULL, "correlation must not be NULL when n_inputs = %zu", n_inputs);
-    if (summary_size < SUMMARY_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "summary_size = %zu is below %zu: give sizeof(tco_summary)", summary_size,
-                         (size_t)SUMMARY_V1_SIZE);
+    if ((rc = tco__stride_check(summary_size, SUMMARY_V1_SIZE, "summary_size", "tco_summary", err)))
+        return rc;
     if ((rc = tco__frozen_inputs(t, w, p, err)))
         return rc;
     dist d[IX_COUNT];

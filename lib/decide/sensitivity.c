@@ -88,9 +88,9 @@ int tco_sensitivity(tco_swing *out, size_t out_size, size_t cap, size_t *n, doub
     int rc;
     if (!n || (cap > 0 && !out))
         return tco__fail(err, TCO_E_NULL, !n ? "n must not be NULL" : "out must not be NULL when cap = %zu", cap);
-    if (cap > 0 && out_size < SWING_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "out_size = %zu is below %zu: give sizeof(tco_swing)", out_size,
-                         (size_t)SWING_V1_SIZE);
+    int bad;
+    if (cap > 0 && (bad = tco__stride_check(out_size, SWING_V1_SIZE, "out_size", "tco_swing", err)))
+        return bad;
     if (!isfinite(share))
         return tco__fail(err, TCO_E_NOT_FINITE, "share must be a finite number, not %g", share);
     if (share < 0 || share > 1)

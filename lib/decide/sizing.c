@@ -648,9 +648,8 @@ int tco_size(tco_sizing *out, const tco_target *target, const tco_topology *t, c
     int rc;
     if (!out || !target)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : "target");
-    if (out->size < SIZING_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_sizing.size = %zu is below %zu: set it to sizeof(tco_sizing)",
-                         out->size, (size_t)SIZING_V1_SIZE);
+    if (out->size < SIZING_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_sizing", out->size, SIZING_V1_SIZE);
     if (target->size < TARGET_V1_SIZE)
         return tco__fail_named(err, TCO_E_SIZE, "target.size",
                                "target.size = %zu is below %zu: set it to sizeof(tco_target)", target->size,

@@ -198,9 +198,8 @@ int tco_estimate_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_esti
 {
     if (!e || !len)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", e ? "len" : "estimate");
-    if (e->size < ESTIMATE_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_estimate.size = %zu is below %zu: set it to sizeof(tco_estimate)",
-                         e->size, (size_t)ESTIMATE_V1_SIZE);
+    if (e->size < ESTIMATE_V1_SIZE || e->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_estimate", e->size, ESTIMATE_V1_SIZE);
     /* Read only as far as the caller's struct reaches; the rest is 0. */
     tco_estimate copy_of;
     memset(&copy_of, 0, sizeof copy_of);

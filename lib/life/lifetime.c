@@ -18,7 +18,7 @@
 #define W(k) (w->v[IX_##k])
 #define P(k) (p->v[IX_##k])
 
-enum { CATS = TCO_CAT_WASTE + 1, YEARS_MAX = 50, OUT_MAX = 16384 };
+enum { CATS = TCO_CAT_WASTE + 1, YEARS_MAX = 50 };
 #define REQUEST_V1_SIZE sizeof(tco_lifetime_request)
 #define YEAR_V1_SIZE sizeof(tco_lifetime_year)
 #define LIFETIME_V1_SIZE sizeof(tco_lifetime)
@@ -227,20 +227,16 @@ int tco_lifetime_compute(tco_lifetime *out, tco_lifetime_year *years, size_t yea
 {
     if (!out || !request)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : "request");
-    if (out->size < LIFETIME_V1_SIZE || out->size > OUT_MAX)
-        return tco__fail_named(err, TCO_E_SIZE, "out.size",
-                               "tco_lifetime.size = %zu: set it to sizeof(tco_lifetime), %zu (at most %d)", out->size,
-                               LIFETIME_V1_SIZE, OUT_MAX);
+    if (out->size < LIFETIME_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_lifetime", out->size, LIFETIME_V1_SIZE);
     int rc = request_check(request, err);
     if (rc)
         return rc;
     if (n_years && !years)
         return tco__fail(err, TCO_E_NULL, "years must not be NULL when n_years = %zu", n_years);
     if (years) {
-        if (year_size < YEAR_V1_SIZE || year_size > 4096 || year_size % 8 != 0)
-            return tco__fail_named(err, TCO_E_SIZE, "year_size",
-                                   "year_size = %zu: give sizeof(tco_lifetime_year), %zu to 4096, a multiple of 8",
-                                   year_size, YEAR_V1_SIZE);
+        if ((rc = tco__stride_check(year_size, YEAR_V1_SIZE, "year_size", "tco_lifetime_year", err)))
+            return rc;
         if (n_years < (size_t)request->years)
             return tco__fail_named(err, TCO_E_SIZE, "n_years", "n_years = %zu: the %d years need as many", n_years,
                                    (int)request->years);

@@ -308,9 +308,8 @@ int tco_estimate_compute(tco_estimate *out, const tco_topology *topology, const 
     int rc;
     if (!out)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
-    if (out->size < ESTIMATE_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_estimate.size = %zu is below %zu: set it to sizeof(tco_estimate)",
-                         out->size, ESTIMATE_V1_SIZE);
+    if (out->size < ESTIMATE_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_estimate", out->size, ESTIMATE_V1_SIZE);
     if ((rc = tco__frozen_inputs(topology, workload, pricing, err)))
         return rc;
     const tco_obj *t = &topology->o, *w = &workload->o, *p = &pricing->o;

@@ -109,9 +109,8 @@ int tco_estimate_field_at(tco_field_info *out, size_t index, tco_error *err)
 {
     if (!out)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
-    if (out->size < FIELD_INFO_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_field_info.size = %zu is below %zu: set it to sizeof(tco_field_info)",
-                         out->size, (size_t)FIELD_INFO_V1_SIZE);
+    if (out->size < FIELD_INFO_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_field_info", out->size, FIELD_INFO_V1_SIZE);
     if (index >= tco__field_rows)
         return tco__fail(err, TCO_E_INDEX, "field index %zu is past the end: allowed 0 to %zu", index,
                          tco__field_rows - 1);

@@ -13,9 +13,8 @@ int tco_estimate_sweep(tco_estimate *out, size_t out_size, int32_t *status, size
     if (!out || !status || (nkeys && (!keys || !values)))
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL",
                          !out ? "out" : !status ? "status" : !keys ? "keys" : "values");
-    if (out_size < ESTIMATE_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "out_size = %zu is below %zu: give sizeof(tco_estimate)", out_size,
-                         ESTIMATE_V1_SIZE);
+    if ((rc = tco__stride_check(out_size, ESTIMATE_V1_SIZE, "out_size", "tco_estimate", err)))
+        return rc;
     if ((rc = tco__frozen_inputs(topology, workload, pricing, err)))
         return rc;
     for (size_t j = 0; j < nkeys; j++) {

@@ -322,8 +322,11 @@ HOT int price_one(tco_price *o, why *y, const pool_hot *hot, int32_t pool_count,
 
 static inline int frozen_handles(const tco_pools *s, const tco_topology *t, const tco_pricing *p, tco_error *err)
 {
-    if (s->frozen & t->o.frozen & p->o.frozen)
+    if ((s->frozen & t->o.frozen & p->o.frozen) && t->o.kind == TCO_HANDLE_TOPOLOGY && p->o.kind == TCO_HANDLE_PRICING)
         return TCO_OK;
+    int rc = tco__kind_check(&t->o, TCO_HANDLE_TOPOLOGY, err);
+    if (rc || (rc = tco__kind_check(&p->o, TCO_HANDLE_PRICING, err)))
+        return rc;
     if (!s->frozen)
         return tco__fail(err, TCO_E_NOT_FROZEN, "the pools must be frozen before pricing placements");
     if (!t->o.frozen)
@@ -339,12 +342,10 @@ int tco_placement_price(tco_price *out, const tco_pools *pools, const tco_topolo
     if (!out || !pools || !t || !p || !job || !placement)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL",
                          !out ? "out" : !pools ? "pools" : !t ? "topology" : !p ? "pricing" : !job ? "job" : "placement");
-    if (out->size < PRICE_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_price.size = %zu is below %zu: set it to sizeof(tco_price)",
-                         out->size, (size_t)PRICE_V1_SIZE);
-    if (placement->size < PLACEMENT_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_placement.size = %zu is below %zu: set it to sizeof(tco_placement)",
-                         placement->size, (size_t)PLACEMENT_V1_SIZE);
+    if (out->size < PRICE_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_price", out->size, PRICE_V1_SIZE);
+    if (placement->size < PLACEMENT_V1_SIZE || placement->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_placement", placement->size, PLACEMENT_V1_SIZE);
     int rc = input_size_check(placement, placement->size, sizeof *placement, "placement", err);
     if (rc || (rc = frozen_handles(pools, t, p, err)))
         return rc;

@@ -94,9 +94,8 @@ int tco_pools_add(tco_pools *pools, const tco_pool *pool, int32_t *id, tco_error
     if (pools->frozen)
         return tco__fail(err, TCO_E_FROZEN,
                          "the pools are frozen: no pool can be added (build a new pools handle)");
-    if (pool->size < POOL_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_pool.size = %zu is below %zu: set it to sizeof(tco_pool)",
-                         pool->size, POOL_V1_SIZE);
+    if (pool->size < POOL_V1_SIZE || pool->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_pool", pool->size, POOL_V1_SIZE);
     int rc = input_size_check(pool, pool->size, sizeof *pool, "pool", err);
     if (rc || (rc = pool_check(pool, err)))
         return rc;
@@ -201,9 +200,8 @@ int tco_pools_get(tco_pool *out, const tco_pools *pools, int32_t id, tco_error *
 {
     if (!out || !pools)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", out ? "pools" : "out");
-    if (out->size < POOL_V1_SIZE)
-        return tco__fail(err, TCO_E_SIZE, "tco_pool.size = %zu is below %zu: set it to sizeof(tco_pool)",
-                         out->size, POOL_V1_SIZE);
+    if (out->size < POOL_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_pool", out->size, POOL_V1_SIZE);
     if (id < 0 || id >= pools->count)
         return tco__fail(err, TCO_E_INDEX, "pool id %d is not a pool: allowed 0 to %d (%d pools)", (int)id,
                          (int)pools->count - 1, (int)pools->count);

@@ -509,9 +509,8 @@ int tco_findings_at(tco_finding *out, const tco_findings *w, size_t i, tco_error
 {
     if (!out || !w)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : "w");
-    if (out->size < FINDING_V1_SIZE) /* new in 1.1: the first version is the whole struct */
-        return tco__fail(err, TCO_E_SIZE, "tco_finding.size = %zu is below %zu: set it to sizeof(tco_finding)",
-                         out->size, FINDING_V1_SIZE);
+    if (out->size < FINDING_V1_SIZE || out->size > OUTPUT_MAX_SIZE) /* new in 1.1: the first version is the whole struct */
+        return tco__output_size_fail(err, "tco_finding", out->size, FINDING_V1_SIZE);
     if (i >= w->count)
         return tco__fail(err, TCO_E_INDEX, "finding %zu is past the %zu findings", i, w->count);
     sized_fill(out, &w->f[i], sizeof w->f[i]);
