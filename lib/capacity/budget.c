@@ -64,6 +64,10 @@ int tco_budget_compute(tco_budget *out, const double *spend, size_t n, double in
         b.growth = before > 0 ? now / before - 1 : now > 0 ? INFINITY : 0;
         b.abnormal_growth = b.growth > P(BUDGET_GROWTH_ALERT_SHARE);
     }
+    /* A spend too large to add up must not read as "ok". */
+    const double sums[4] = { b.spent, b.elapsed_days, b.burn_rate_per_day, b.projected_spend };
+    if ((rc = tco__finite_result(sums, 4, "spend", err)))
+        return rc;
     b.status = status_of(b.spent / budget, p);
     b.projected_status = status_of(b.projected_spend / budget, p);
     sized_fill(out, &b, sizeof b);

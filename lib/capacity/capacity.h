@@ -15,6 +15,12 @@
 int tco__series_given(const double *x, size_t n, const char *name, tco_error *err);
 int tco__series_check(const double *x, size_t n, const char *name, tco_error *err);
 int tco__positive_check(double v, const char *name, tco_error *err);
+/* Intervals (hours or days) the series functions take. */
+#define TCO__INTERVAL_MIN 1e-6
+#define TCO__INTERVAL_MAX 1e6
+/* TCO_OK when the n results v[] are all finite; else TCO_E_RANGE naming
+ * the input whose size made them overflow (no result is reported then). */
+int tco__finite_result(const double *v, size_t n, const char *input, tco_error *err);
 
 /* Neumaier's compensated sum of n values of 0 or more. */
 double tco__compensated_sum(const double *x, size_t n);

@@ -52,6 +52,9 @@ int tco_demand_stats_compute(tco_demand_stats *out, const double *demand, size_t
     s.mean = sum / (double)n;
     s.peak_to_average = s.mean > 0 ? s.peak / s.mean : 0;
     s.accelerator_hours = sum * interval_hours;
+    if ((rc = tco__finite_result(&s.points, (sizeof s - offsetof(tco_demand_stats, points)) / sizeof(double),
+                                 "demand", err)))
+        return rc;
     sized_fill(out, &s, sizeof s);
     return TCO_OK;
 }
@@ -139,7 +142,11 @@ int tco_capacity_for_unmet(double *capacity, double max_unmet_share, const doubl
     double *a = sorted_copy(demand, n, err);
     if (!a)
         return TCO_E_NOMEM;
-    double bound = max_unmet_share * tco__compensated_sum(a, n);
+    double total = tco__compensated_sum(a, n), bound = max_unmet_share * total;
+    if ((rc = tco__finite_result(&total, 1, "demand", err))) {
+        free(a);
+        return rc;
+    }
     /* Unmet(c) = sum of (a_i - c) over a_i > c: linear between sorted
      * values. Walk down from the peak until it passes the bound. */
     double top = 0, c = 0;

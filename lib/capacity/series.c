@@ -37,9 +37,25 @@ int tco__positive_check(double v, const char *name, tco_error *err)
 {
     if (!isfinite(v))
         return tco__fail(err, TCO_E_NOT_FINITE, "%s = %g must be a finite number above 0", name, v);
-    if (!(v > 0))
-        return tco__fail(err, TCO_E_RANGE, "%s = %g is out of range: allowed above 0", name, v);
+    /* A microsecond-scale interval or a million of them: anything outside
+     * is a unit mistake, and would underflow or overflow the sums. */
+    if (!(v >= TCO__INTERVAL_MIN && v <= TCO__INTERVAL_MAX))
+        return tco__fail_named(err, TCO_E_RANGE, name, "%s = %.17g is out of range: allowed %g to %g", name, v,
+                               TCO__INTERVAL_MIN, TCO__INTERVAL_MAX);
     return TCO_OK;
+}
+
+int tco__finite_result(const double *v, size_t n, const char *input, tco_error *err)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad |= !isfinite(v[i]);
+    if (!bad)
+        return TCO_OK;
+    return tco__fail_named(err, TCO_E_RANGE, input,
+                           "%s: its values are too large for the result to be finite (a sum or a cost overflows); "
+                           "allowed values whose totals stay below %g",
+                           input, DBL_MAX);
 }
 
 /* ---- compensated sums -------------------------------------------------- */

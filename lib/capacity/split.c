@@ -119,6 +119,9 @@ static int split_fill(tco_split *out, double b, const double *d, size_t n, doubl
     s.reserve_peak_cost = peak * s.hours * P(RESERVED_PER_ACCEL_HOUR);
     s.savings_vs_on_demand = s.all_on_demand_cost - s.total_cost;
     s.savings_vs_peak = s.reserve_peak_cost - s.total_cost;
+    if ((rc = tco__finite_result(&s.baseline, (sizeof s - offsetof(tco_split, baseline)) / sizeof(double), "demand",
+                                 err)))
+        return rc;
     sized_fill(out, &s, sizeof s);
     return TCO_OK;
 }

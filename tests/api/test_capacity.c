@@ -303,9 +303,47 @@ static void test_bad_series(void **state)
     scen_free(&s);
 }
 
+/* No silent wrong number: values whose sums overflow, and intervals so
+ * small or large that the sums underflow or overflow, are refused naming
+ * the input; before, the statistics came back NaN, the split infinite and
+ * a budget of NaN spend "ok", all with TCO_OK. */
+static void test_overflow_refused(void **state)
+{
+    (void)state;
+    double big[4] = { 1e308, 1e308, 1e308, 1e308 }, small[4] = { 1, 2, 3, 4 };
+    tco_error err = TCO_ERROR_INIT;
+    tco_demand_stats d = { .size = sizeof d };
+    assert_int_equal(tco_demand_stats_compute(&d, big, 4, 1, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "demand");
+    assert_int_equal(tco_demand_stats_compute(&d, small, 4, 1e-300, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "interval_hours");
+    assert_int_equal(tco_demand_stats_compute(&d, small, 4, 1e7, &err), TCO_E_RANGE);
+    assert_int_equal(tco_demand_stats_compute(&d, small, 4, 1e-6, &err), TCO_OK); /* the bounds are allowed */
+    assert_int_equal(tco_demand_stats_compute(&d, small, 4, 1e6, &err), TCO_OK);
+    double capacity;
+    assert_int_equal(tco_capacity_for_unmet(&capacity, 0.1, big, 4, 1, &err), TCO_E_RANGE);
+
+    scen s;
+    assert_int_equal(tco_topology_new(&s.t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_new(&s.w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&s.p, NULL), TCO_OK);
+    SP(&s, TCO_P_BUDGET_AMOUNT, 1000);
+    scen_freeze(&s);
+    tco_split sp = { .size = sizeof sp };
+    assert_int_equal(tco_capacity_split(&sp, big, 4, 1, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "demand");
+    tco_budget b = { .size = sizeof b };
+    assert_int_equal(tco_budget_compute(&b, big, 4, 1, NULL, 0, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "spend");
+    assert_int_equal(tco_budget_compute(&b, small, 4, 1e-300, NULL, 0, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "interval_days");
+    scen_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_overflow_refused),
         cmocka_unit_test(test_stats_hand_worked),
         cmocka_unit_test(test_compensated_sum_ten_million),
         cmocka_unit_test(test_percentiles_like_numpy),
