@@ -55,7 +55,13 @@ class _Handle:
         if isinstance(value, str):
             if p.numeric:
                 raise ParameterTypeError(f"{name} takes a number ({p.describe()}), not {value!r}", param=name)
+            if "\0" in value:  # C would read the text only up to it
+                raise ParameterTypeError(f"{name}: the text holds a NUL character", param=name)
             rc = self._fn("set_text")(self._ptr, p.key, value.encode(), err)
+        elif isinstance(value, (bool, np.bool_)) and p.type != TYPE_BOOL:
+            # as C and Go have it: True is no number, only a bool parameter's value
+            raise ParameterTypeError(f"{name} takes {'a text' if p.type in (TYPE_TEXT, TYPE_CHOICE) else 'a number'} "
+                                     f"({p.describe()}), not {value!r}", param=name)
         elif isinstance(value, numbers.Real):
             if p.type == TYPE_TEXT:
                 raise ParameterTypeError(f"{name} takes a text ({p.describe()}), not {value!r}", param=name)

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ._native import ffi, lib
-from .errors import check, new_error, raise_for
+from .errors import ParameterTypeError, RangeError, check, new_error, raise_for
 from .results import PRICE_CLASSES as _PRICE_CLASS_NAMES, Result
 
 PRICE_CLASSES = {name: i for i, name in enumerate(_PRICE_CLASS_NAMES)}  # "on_demand": 0
@@ -34,6 +34,8 @@ def _fill(ctype, values, what):
     for key, value in values.items():
         if key not in names:
             raise TypeError(f"{what} has no field {key!r}: allowed {', '.join(sorted(names))}")
+        if isinstance(value, (bool, np.bool_, str, bytes)):  # no silent 1 for True, no text for a number
+            raise ParameterTypeError(f"{what}.{key}: expected a number, not {value!r}", param=key)
         setattr(out, key, value)
     return out
 
@@ -102,12 +104,30 @@ def jobs_array(jobs):
     out = np.zeros(n, dtype=JOB_DTYPE)
     out["size"] = JOB_DTYPE.itemsize
     for k, v in columns.items():
+        if JOB_DTYPE.fields[k][0].kind == "i":
+            v = _whole(v, f"jobs.{k}")
+        elif v.dtype == np.bool_ or v.dtype.kind not in "iuf":
+            raise ParameterTypeError(f"jobs.{k}: expected numbers, not {v.dtype}", param=k)
         out[k] = v
     return out
 
 
+def _whole(a, name):
+    """a (an array) as int32, or the error C and Go give: no bools, no
+    texts, no fractions, nothing outside int32 (never cast silently)."""
+    if a.dtype == np.bool_ or a.dtype.kind not in "iuf":
+        raise ParameterTypeError(f"{name}: expected whole numbers, not {a.dtype}", param=name)
+    if a.dtype.kind == "f" and a.size and not (np.isfinite(a).all() and (a == np.floor(a)).all()):
+        raise ParameterTypeError(f"{name}: expected whole numbers, found a fraction or a non-finite value",
+                                 param=name)
+    if a.size and (a.min() < -2**31 or a.max() > 2**31 - 1):
+        raise RangeError(f"{name}: {a.max() if a.max() > 2**31 - 1 else a.min()} is outside the 32-bit range "
+                         f"the library takes", param=name)
+    return np.ascontiguousarray(a, dtype=np.int32)
+
+
 def _ints(values, name, shape=None):
-    arr = np.ascontiguousarray(values, dtype=np.int32)
+    arr = _whole(np.asarray(values), name)
     if shape is not None and arr.shape != shape:
         raise ValueError(f"{name} has shape {arr.shape}, expected {shape}")
     return arr

@@ -95,3 +95,35 @@ def test_bad_input(pools, scenario):
         tco.Pools([dict(POOLS[0], price_class="cheap")])
     with pytest.raises(tco.Error):
         tco.Pools([dict(POOLS[0], free_accelerators=-1)])
+
+
+def test_no_silent_casts(pools, scenario):
+    """One set of rules in every binding: what C and Go refuse, Python
+    refuses too; nothing is cast to int32 silently (a pool id of 2^32 was
+    priced as pool 0, 16.9 accelerators as 16, a job index of 0.7 as 0)."""
+    t, _, p = scenario
+    with pytest.raises(tco.RangeError, match="pool"):
+        tco.price_placements(pools, t, p, [JOB], [0], [2**32], [16])
+    with pytest.raises(tco.ParameterTypeError, match="accelerators"):
+        tco.price_placements(pools, t, p, [JOB], [0], [0], [16.9])
+    with pytest.raises(tco.ParameterTypeError, match="job"):
+        tco.price_placements(pools, t, p, [JOB], [0.7], [0], [16])
+    with pytest.raises(tco.ParameterTypeError, match="job"):
+        tco.price_placements(pools, t, p, [JOB], ["0"], [0], [16])
+    with pytest.raises(tco.ParameterTypeError, match="pool"):
+        tco.price_placements(pools, t, p, [JOB], [0], [True], [16])
+    with pytest.raises(tco.ParameterTypeError, match="jobs.accelerators"):
+        tco.jobs_array([dict(JOB, accelerators=16.5)])
+    with pytest.raises(tco.ParameterTypeError, match="interruptible"):
+        tco.price_placement(pools, t, p, dict(JOB, interruptible=True), [0], [16])
+    # Whole numbers given as floats are whole numbers.
+    cost, _, status = tco.price_placements(pools, t, p, [JOB], [0.0], [0.0], [16.0])
+    assert status[0] == 0 and cost[0] > 0
+
+
+def test_parameters_as_c_and_go_take_them():
+    with pytest.raises(tco.ParameterTypeError, match="mfu"):
+        tco.Workload(mfu=True)
+    with pytest.raises(tco.ParameterTypeError, match="NUL"):
+        tco.Pricing(currency="US\0D")
+    assert tco.Workload(count_failures=False).count_failures is False  # a bool parameter takes a bool
