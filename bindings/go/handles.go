@@ -19,6 +19,7 @@ type Option struct {
 	value  float64
 	text   string
 	isText bool
+	isBool bool // from SetBool: only a BOOL parameter takes it
 }
 
 // Set sets a number: a REAL, an INT, a BOOL (0 or 1), or a CHOICE by its
@@ -30,7 +31,7 @@ func SetInt(name string, value int) Option { return Option{name: name, value: fl
 
 // SetBool sets a BOOL parameter.
 func SetBool(name string, value bool) Option {
-	o := Option{name: name}
+	o := Option{name: name, isBool: true}
 	if value {
 		o.value = 1
 	}
@@ -121,6 +122,10 @@ func setOne(kind HandleKind, p unsafe.Pointer, o Option) error {
 	row, err := lookup(o.name)
 	if err != nil {
 		return err
+	}
+	if o.isBool && row.Type != TypeBool { // a bool is no number, as in C and Python
+		return &Error{Code: StatusType, Param: row.Key, ParamName: row.Name,
+			Message: row.Name + " is a " + row.Type.String() + " parameter: SetBool sets only a bool one"}
 	}
 	e := newCErr()
 	var rc C.int

@@ -650,3 +650,21 @@ func TestCBOR(t *testing.T) {
 		t.Error("an empty estimate encoded")
 	}
 }
+
+// SetBool sets only a bool parameter: a bool is no number, as in C and
+// Python (issue: one set of rules in every binding).
+func TestSetBoolOnlyForBools(t *testing.T) {
+	if _, err := tco.NewWorkload(tco.SetBool("mfu", true)); err == nil {
+		t.Error("SetBool(\"mfu\", true) accepted")
+	} else if e := (*tco.Error)(nil); !errors.As(err, &e) || e.Code != tco.StatusType || e.ParamName != "mfu" {
+		t.Errorf("SetBool on a real: %v", err)
+	}
+	w, err := tco.NewWorkload(tco.SetBool("count_failures", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if v, _ := w.Get("count_failures"); v != 0 {
+		t.Errorf("count_failures = %v", v)
+	}
+}
