@@ -191,6 +191,7 @@ def main():
     attribute_checks(write)
     waste_checks()
     lifetime_checks(write)
+    whole_file_checks(path, write)
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
@@ -509,6 +510,41 @@ def lifetime_checks(write):
     expect(["lifetime", owned, "--years", "five"], 2, "--years takes a number")
     expect(["lifetime", owned, "--years", "2.5"], 2, "whole number")
     expect(["report", "--years", "3"], 2, "--years is not offered here")
+
+
+def whole_file_checks(path, write):
+    """A file is written whole or not at all: a full disk (a file size
+    limit) leaves the old file as it was and no temporary file behind; a
+    symbolic link at the target is not replaced; a normal write replaces
+    the file with the umask's mode."""
+    import resource
+    import signal
+    out = write("old.json", "old")
+
+    def small_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit then fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512))
+
+    p = subprocess.run([TCO, "report", "--format", "json", "-o", out], capture_output=True, timeout=60,
+                       preexec_fn=small_disk)
+    with open(out) as f:
+        check(p.returncode == 3 and f.read() == "old" and b"unchanged" in p.stderr,
+              f"a full disk leaves the old file: exit {p.returncode}, {p.stderr!r}")
+    folder = os.path.dirname(out)
+    check(not [n for n in os.listdir(folder) if ".tco-" in n], "no temporary file is left behind")
+    link = path("link.json")
+    os.symlink(out, link)
+    expect(["report", "--format", "json", "-o", link], 3, "symbolic link")
+    with open(out) as f:
+        check(f.read() == "old", "the link's target is untouched")
+    rc, _, _ = run("report", "--format", "json", "-o", out)
+    with open(out) as f:
+        check(rc == 0 and f.read().startswith("{"), "a write replaces the file")
+    mask = os.umask(0)
+    os.umask(mask)
+    check(os.stat(out).st_mode & 0o777 == 0o666 & ~mask, "with the umask's mode")
+    rc, _, _ = run("report", "--format", "json", "-o", os.devnull)
+    check(rc == 0 and not os.path.isfile(os.devnull), "a device is written to, never replaced")
 
 
 def run_npv(path):

@@ -325,8 +325,11 @@ static int attribute_print(const cmd_args *a, const job *j)
         rc = attribute_focus(f, j);
     else
         attribute_table(f, j, &b);
-    int closed = close_text(f, out);
-    return rc ? rc : closed;
+    if (rc) {
+        abandon_text(f, out);
+        return rc;
+    }
+    return close_text(f, out);
 }
 
 /* ==== the command ======================================================== */

@@ -6,48 +6,130 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tco_cmd.h"
 
 /* ==== files ============================================================== */
 
+/* A file is written whole or not at all: into a temporary file beside it,
+ * renamed over it only once everything is written and closed, so that a
+ * full disk or a failed command leaves the old file as it was. A symbolic
+ * link at the target is not replaced (the write would land elsewhere
+ * than asked). One output file is open at a time. */
+static struct {
+    FILE *f;
+    char tmp[4096];
+} pending;
+
+static FILE *open_file(const char *out, const char *mode)
+{
+    struct stat st;
+    int exists = lstat(out, &st) == 0;
+    if (exists && S_ISLNK(st.st_mode)) {
+        say("%s: is a symbolic link: not replaced (write to the file it points to)", out);
+        return NULL;
+    }
+    if (exists && !S_ISREG(st.st_mode)) { /* a device or a pipe (/dev/null): written to, never replaced */
+        pending.tmp[0] = '\0';
+        if (!(pending.f = fopen(out, mode)))
+            say("%s: cannot open: %s", out, strerror(errno));
+        return pending.f;
+    }
+    const char *slash = strrchr(out, '/');
+    int dir = slash ? (int)(slash - out + 1) : 0;
+    if (snprintf(pending.tmp, sizeof pending.tmp, "%.*s.%s.tco-XXXXXX", dir, out, out + dir) >=
+        (int)sizeof pending.tmp) {
+        say("%s: the path is too long", out);
+        return NULL;
+    }
+    int fd = mkstemp(pending.tmp);
+    if (fd < 0) {
+        say("%s: cannot create: %s", out, strerror(errno));
+        return NULL;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0 || !(pending.f = fdopen(fd, mode))) {
+        say("%s: cannot create: %s", out, strerror(errno));
+        close(fd);
+        unlink(pending.tmp);
+        return NULL;
+    }
+    return pending.f;
+}
+
+/* Closes f; renames it into place when ok and it closed cleanly, else
+ * removes it. Returns the exit status. */
+static int finish_file(FILE *f, const char *out, int ok)
+{
+    int bad = fclose(f) != 0;
+    int saved = errno;
+    pending.f = NULL;
+    if (!pending.tmp[0]) { /* written in place */
+        if (ok && bad) {
+            say("%s: cannot write: %s", out, strerror(saved));
+            return EXIT_IO;
+        }
+        return 0;
+    }
+    if (ok && !bad && rename(pending.tmp, out) == 0)
+        return 0;
+    if (ok && !bad)
+        saved = errno;
+    unlink(pending.tmp);
+    if (!ok)
+        return 0; /* the caller says why */
+    say("%s: cannot write: %s (the old file, if any, is unchanged)", out, strerror(saved));
+    return EXIT_IO;
+}
+
 static int write_all(const char *path, const void *data, size_t len)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
-    if (!f) {
-        say("%s: cannot create: %s", path, strerror(errno));
-        return EXIT_IO;
+    if (strcmp(path, "-") == 0) {
+        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
+            say("%s: cannot write: %s", path, strerror(errno));
+            return EXIT_IO;
+        }
+        return 0;
     }
-    int bad = fwrite(data, 1, len, f) != len;
-    bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
-    if (bad) {
+    FILE *f = open_file(path, "wb");
+    if (!f)
+        return EXIT_IO;
+    int ok = fwrite(data, 1, len, f) == len;
+    int rc = finish_file(f, path, 1);
+    if (!ok && rc == 0) { /* written short, yet closed: never leave that in place */
         say("%s: cannot write: %s", path, strerror(errno));
         return EXIT_IO;
     }
-    return 0;
+    return rc;
 }
 
 FILE *open_text(const char *out)
 {
-    if (strcmp(out, "-") == 0)
-        return stdout;
-    FILE *f = fopen(out, "w");
-    if (!f)
-        say("%s: cannot create: %s", out, strerror(errno));
-    return f;
+    return strcmp(out, "-") == 0 ? stdout : open_file(out, "w");
 }
 
 /* Checked even for standard output: a full disk or a closed pipe is an
  * error, not a silently short report. */
 int close_text(FILE *f, const char *out)
 {
-    int bad = f == stdout ? fflush(f) != 0 : fclose(f) != 0;
-    if (bad) {
+    if (f != stdout)
+        return finish_file(f, out, !ferror(f));
+    if (fflush(f) != 0) {
         say("%s: cannot write: %s", out, strerror(errno));
         return EXIT_IO;
     }
     return 0;
+}
+
+void abandon_text(FILE *f, const char *out)
+{
+    if (f == stdout)
+        fflush(f);
+    else
+        finish_file(f, out, 0);
 }
 
 int binary_to_terminal(const char *out)

@@ -114,9 +114,13 @@ int scenario_get_text(const scenario *s, int32_t kind, int32_t key, const char *
 const char *file_format(const char *given, const char *path, const unsigned char *data, size_t len);
 
 /* ---- output.c: writing ---- */
-/* Text to out ("-": standard output); close_text says if writing failed. */
+/* Text to out ("-": standard output), written whole or not at all (a
+ * temporary file renamed into place); close_text says if writing failed. */
 FILE *open_text(const char *out);
 int close_text(FILE *f, const char *out);
+/* Closes f without keeping what was written (a command that failed half
+ * way): a file is then left as it was. */
+void abandon_text(FILE *f, const char *out);
 /* Says so and returns 1 when out is a terminal: CBOR is binary. */
 int binary_to_terminal(const char *out);
 /* A library save function (size query with buf NULL, then the bytes). */
