@@ -205,6 +205,13 @@ static inline double checkpoint_write_hours(const tco_obj *t, const tco_obj *w)
 #define LOGGING_V1_SIZE V1_SIZE(tco_logging, savings_share)
 #define BUDGET_V1_SIZE V1_SIZE(tco_budget, abnormal_growth)
 
+/* s[0 .. n) for a message: in double quotes, ASCII only (control bytes,
+ * bytes past 0x7e, quotes and backslashes as \xHH, \" and \\), cut after
+ * TCO__SHOW_BYTES bytes with "...". buf holds TCO__SHOW_MAX. */
+#define TCO__SHOW_BYTES 40
+#define TCO__SHOW_MAX (4 * TCO__SHOW_BYTES + 8)
+void tco__show(char *buf, size_t cap, const char *s, size_t n);
+
 /* The largest size an input struct may declare: past it the size field is
  * garbage rather than a newer version's (doc/api.md). */
 #define INPUT_MAX_SIZE 1024

@@ -118,9 +118,10 @@ static int obj_set_text(tco_obj *o, int32_t key, const char *text, tco_error *er
     if (r->type == TCO_TYPE_CHOICE) {
         double v;
         if (tco__choice_find(r->choices, text, &v) != 0) {
-            char list[256];
-            return tco__fail_param(err, TCO_E_RANGE, ix, "%s = \"%.64s\" is not a choice: allowed %s",
-                                   r->name, text, tco__choice_list(r->choices, list, sizeof list));
+            char list[256], shown[TCO__SHOW_MAX]; /* never a raw byte of the caller's in a message */
+            tco__show(shown, sizeof shown, text, strlen(text));
+            return tco__fail_param(err, TCO_E_RANGE, ix, "%s = %s is not a choice: allowed %s", r->name, shown,
+                                   tco__choice_list(r->choices, list, sizeof list));
         }
         o->v[ix] = v;
         return TCO_OK;
@@ -136,6 +137,11 @@ static int obj_set_text(tco_obj *o, int32_t key, const char *text, tco_error *er
     if (bad < n)
         return tco__fail_param(err, TCO_E_RANGE, ix, "%s is not UTF-8 (byte %zu): texts are saved as CBOR text",
                                r->name, bad);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+            return tco__fail_param(err, TCO_E_RANGE, ix,
+                                   "%s holds a control character (byte %zu): allowed printable UTF-8 text", r->name,
+                                   i);
     memcpy(o->text[ix], text, n + 1);
     return TCO_OK;
 }

@@ -1,4 +1,5 @@
-/* UTF-8 validity, for every text the library takes in (setters, files). */
+/* UTF-8 validity, for every text the library takes in (setters, files),
+ * and the caller's bytes shown safely in messages. */
 #include "core/core.h"
 
 /* Where s[0..n) stops being well-formed UTF-8 (RFC 3629: no overlong
@@ -23,4 +24,37 @@ size_t tco__utf8_invalid_at(const unsigned char *s, size_t n)
         i += len;
     }
     return n;
+}
+
+void tco__show(char *buf, size_t cap, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0, i = 0;
+    if (cap < 8) {
+        if (cap)
+            buf[0] = '\0';
+        return;
+    }
+    buf[o++] = '"';
+    /* Room for the widest escape, "...", the closing quote and the NUL. */
+    for (; i < n && i < TCO__SHOW_BYTES && o + 4 + 5 <= cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            buf[o++] = '\\';
+            buf[o++] = (char)c;
+        } else if (c < 0x20 || c > 0x7e) {
+            buf[o++] = '\\';
+            buf[o++] = 'x';
+            buf[o++] = hex[c >> 4];
+            buf[o++] = hex[c & 15];
+        } else {
+            buf[o++] = (char)c;
+        }
+    }
+    if (i < n) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o++] = '"';
+    buf[o] = '\0';
 }

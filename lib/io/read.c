@@ -252,6 +252,9 @@ static int read_value(rd *r, tco_obj *o, int ix)
             return failf(r, TCO_E_RANGE, ix, NULL, "%s holds a NUL byte", row->name);
         if (tco__utf8_invalid_at(it.s, it.n) < it.n)
             return failf(r, TCO_E_RANGE, ix, NULL, "%s is not valid UTF-8", row->name);
+        for (size_t i = 0; i < it.n; i++) /* as the setter has it */
+            if (it.s[i] < 0x20 || it.s[i] == 0x7f)
+                return failf(r, TCO_E_RANGE, ix, NULL, "%s holds a control character (byte %zu)", row->name, i);
         if (it.n)
             memcpy(text, it.s, it.n);
         text[it.n] = '\0';

@@ -236,38 +236,6 @@ int tco__parse_time(const char *s, size_t n, int zone, double *out)
     return PARSE_OK;
 }
 
-void tco__show(char *buf, size_t cap, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0, i = 0;
-    if (cap < 8) {
-        if (cap)
-            buf[0] = '\0';
-        return;
-    }
-    buf[o++] = '"';
-    /* Room for the widest escape, "...", the closing quote and the NUL. */
-    for (; i < n && i < TCO__SHOW_BYTES && o + 4 + 5 <= cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            buf[o++] = '\\';
-            buf[o++] = (char)c;
-        } else if (c < 0x20 || c > 0x7e) {
-            buf[o++] = '\\';
-            buf[o++] = 'x';
-            buf[o++] = hex[c >> 4];
-            buf[o++] = hex[c & 15];
-        } else {
-            buf[o++] = (char)c;
-        }
-    }
-    if (i < n) {
-        memcpy(buf + o, "...", 3);
-        o += 3;
-    }
-    buf[o++] = '"';
-    buf[o] = '\0';
-}
 
 int tco__refuse(tco_records *rs, uint32_t flags, uint64_t line, int code, const char *field, const char *reason,
                 tco_error *err)

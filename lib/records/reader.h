@@ -21,13 +21,6 @@ int tco__parse_number(const char *s, size_t n, double *out);
 /* Digits only, 1 to 15 of them (sacct's counts and seconds). */
 int tco__parse_count(const char *s, size_t n, double *out);
 
-/* s[0 .. n) for a message: in double quotes, ASCII only (control bytes,
- * bytes past 0x7e, quotes and backslashes as \xHH, \" and \\), cut after
- * TCO__SHOW_BYTES bytes with "...". buf holds TCO__SHOW_MAX. */
-#define TCO__SHOW_BYTES 40
-#define TCO__SHOW_MAX (4 * TCO__SHOW_BYTES + 8)
-void tco__show(char *buf, size_t cap, const char *s, size_t n);
-
 /* Longest reason kept for a refused row. */
 #define TCO__REASON_MAX 512
 

@@ -192,6 +192,7 @@ def main():
     waste_checks()
     lifetime_checks(write)
     whole_file_checks(path, write)
+    raw_bytes_checks(write)
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
@@ -510,6 +511,20 @@ def lifetime_checks(write):
     expect(["lifetime", owned, "--years", "five"], 2, "--years takes a number")
     expect(["lifetime", owned, "--years", "2.5"], 2, "whole number")
     expect(["report", "--years", "3"], 2, "--years is not offered here")
+
+
+def raw_bytes_checks(write):
+    """No raw control byte of an input reaches the terminal, and no number
+    is rounded in silence (issue: no silent wrong number)."""
+    bad_key = write("key.json", '{"format": "libtco-scenario", "version": 1, "x\\u001b[31m": 1}')
+    out, err = expect(["report", bad_key], 1, "unknown scenario key", "\\x1b[31m")
+    check("\x1b" not in err, "an escape in a key is shown, not sent to the terminal")
+    bad_text = write("text.json", '{"format": "libtco-scenario", "version": 1, "pricing": {"currency": "US\\u0007D"}}')
+    expect(["report", bad_text], 1, "currency holds a control character")
+    big = write("big.json", '{"format": "libtco-scenario", "version": 1, "workload": {"tokens": 9007199254740993}}')
+    expect(["report", big], 1, "does not fit a double exactly")
+    exact = write("exact.json", '{"format": "libtco-scenario", "version": 1, "workload": {"tokens": 9007199254740992}}')
+    expect(["report", exact], 0)
 
 
 def whole_file_checks(path, write):

@@ -187,8 +187,9 @@ static int json_section(scenario *s, int32_t kind, json_t *obj, const char *path
         tco_param_info info = { .size = sizeof info };
         int32_t key;
         if (tco_param_find(&key, name, &err) != TCO_OK || tco_param_info_get(&info, key, &err) != TCO_OK) {
+            char shown[256];
             say("%s: %s: unknown key \"%s\": no %s parameter has that name (tco params lists them)%s", path,
-                section, name, section, note);
+                section, shown_text(shown, sizeof shown, name), section, note);
             return EXIT_REJECTED;
         }
         if (info.handle != kind) {
@@ -209,6 +210,15 @@ static int json_section(scenario *s, int32_t kind, json_t *obj, const char *path
             }
             rc = h_set_text(s, kind, key, json_string_value(v), &err);
         } else if (json_is_number(v)) {
+            /* A whole number past 2^53 does not fit a double as written:
+             * refused, never rounded in silence. */
+            json_int_t i = json_is_integer(v) ? json_integer_value(v) : 0;
+            if (i > ((json_int_t)1 << 53) || i < -((json_int_t)1 << 53)) {
+                say("%s: %s.%s = %lld does not fit a double exactly (it would be rounded): allowed whole numbers "
+                    "up to 2^53, or write it as a real such as %.17g%s",
+                    path, section, name, (long long)i, (double)i, note);
+                return EXIT_REJECTED;
+            }
             rc = h_set(s, kind, key, json_number_value(v), &err);
         } else if (json_is_boolean(v) && info.type == TCO_TYPE_BOOL) {
             rc = h_set(s, kind, key, json_is_true(v) ? 1 : 0, &err);
@@ -230,7 +240,8 @@ static int load_json(scenario *s, const unsigned char *data, size_t len, const c
     json_error_t jerr;
     json_t *root = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
-        say("%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column, jerr.text);
+        char shown[256];
+        say("%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column, shown_text(shown, sizeof shown, jerr.text));
         return EXIT_REJECTED;
     }
     int rc = EXIT_REJECTED;
@@ -255,8 +266,10 @@ static int load_json(scenario *s, const unsigned char *data, size_t len, const c
             rc = EXIT_REJECTED;
         } else if (strcmp(key, "format") == 0) {
             if (!json_is_string(v) || strcmp(json_string_value(v), format_name) != 0) {
+                char shown[256];
                 say("%s: not a libtco scenario: format is %s%s%s, not \"%s\"", path,
-                    json_is_string(v) ? "\"" : json_kind(v), json_is_string(v) ? json_string_value(v) : "",
+                    json_is_string(v) ? "\"" : json_kind(v),
+                    json_is_string(v) ? shown_text(shown, sizeof shown, json_string_value(v)) : "",
                     json_is_string(v) ? "\"" : "", format_name);
                 goto out;
             }
@@ -271,8 +284,9 @@ static int load_json(scenario *s, const unsigned char *data, size_t len, const c
                 goto out;
             }
         } else {
-            say("%s: unknown scenario key \"%s\": allowed %s%s", path, key, scenario_keys(keys, sizeof keys),
-                note);
+            char shown[256];
+            say("%s: unknown scenario key \"%s\": allowed %s%s", path, shown_text(shown, sizeof shown, key),
+                scenario_keys(keys, sizeof keys), note);
             goto out;
         }
     }

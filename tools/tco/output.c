@@ -243,3 +243,22 @@ void csv_str(FILE *f, const char *s)
     }
     fputc('"', f);
 }
+
+const char *shown_text(char *buf, size_t cap, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (; *s && o + 5 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f) {
+            buf[o++] = (char)c;
+        } else { /* a control byte or a byte of UTF-8: never raw on a terminal, never cut */
+            buf[o++] = '\\';
+            buf[o++] = 'x';
+            buf[o++] = hex[c >> 4];
+            buf[o++] = hex[c & 15];
+        }
+    }
+    buf[cap ? o : 0] = '\0';
+    return buf;
+}

@@ -130,6 +130,10 @@ int write_cbor(const char *out, cbor_saver save, const void *what);
 const char *money(char *buf, size_t cap, double v);
 /* The shortest decimal that reads back as exactly v, in buf (32 bytes do). */
 const char *num(char *buf, size_t cap, double v);
+/* s for a message on a terminal: printable ASCII kept, every other byte
+ * as \xHH (so no control byte reaches the terminal and no UTF-8
+ * character is cut), as much as cap holds. */
+const char *shown_text(char *buf, size_t cap, const char *s);
 void json_num(FILE *f, double v);
 void json_str(FILE *f, const char *s);
 void csv_str(FILE *f, const char *s);
