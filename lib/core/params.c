@@ -114,6 +114,20 @@ const char *tco__choice_list(choices_id c, char *buf, size_t cap)
     return buf;
 }
 
+/* v as short as %g writes it, or with every digit when %g would print it
+ * as one of the two numbers it is set against ("mfu = 1.0000001 is out of
+ * range: allowed 0.001 to 1", not "mfu = 1 ... to 1"). */
+static const char *number_apart(char *buf, size_t cap, double v, double a, double b)
+{
+    char x[32], y[32];
+    snprintf(buf, cap, "%g", v);
+    snprintf(x, sizeof x, "%g", a);
+    snprintf(y, sizeof y, "%g", b);
+    if (strcmp(buf, x) == 0 || strcmp(buf, y) == 0)
+        snprintf(buf, cap, "%.17g", v);
+    return buf;
+}
+
 int tco__param_check(const param_row *r, double v, tco_error *err)
 {
     if (!isfinite(v))
@@ -132,18 +146,23 @@ int tco__param_check(const param_row *r, double v, tco_error *err)
         return TCO_OK;
     case TCO_TYPE_INT:
     case TCO_TYPE_BOOL:
-        if (v != floor(v))
+        if (v != floor(v)) {
+            char shown[32];
             return tco__fail_param(err, TCO_E_RANGE, (int)(r - tco__params),
-                                   "%s = %g must be a whole number from %g to %g (%s)", r->name, v, r->lo,
-                                   r->hi, r->description);
+                                   "%s = %s must be a whole number from %g to %g (%s)", r->name,
+                                   number_apart(shown, sizeof shown, v, floor(v), floor(v)), r->lo, r->hi,
+                                   r->description);
+        }
         break;
     default:
         break;
     }
     if (v < r->lo || v > r->hi) {
         int unit = r->unit[0] && strcmp(r->unit, "1") != 0; /* counts and shares have none */
-        return tco__fail_param(err, TCO_E_RANGE, (int)(r - tco__params), "%s = %g is out of range: allowed %g to %g%s%s (%s)",
-                               r->name, v, r->lo, r->hi, unit ? " " : "", unit ? r->unit : "", r->description);
+        char shown[32];
+        return tco__fail_param(err, TCO_E_RANGE, (int)(r - tco__params), "%s = %s is out of range: allowed %g to %g%s%s (%s)",
+                               r->name, number_apart(shown, sizeof shown, v, r->lo, r->hi), r->lo, r->hi,
+                               unit ? " " : "", unit ? r->unit : "", r->description);
     }
     return TCO_OK;
 }

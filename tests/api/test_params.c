@@ -286,9 +286,28 @@ static void test_catalogue(void **state)
     assert_int_equal(tco_accelerator_at(&a, 0, NULL), TCO_E_SIZE);
 }
 
+/* A value refused for a bound is shown with the digits that tell it from
+ * the bound: "mfu = 1.0000001 is out of range: allowed 0.001 to 1", not
+ * "mfu = 1 is out of range ... to 1". */
+static void test_messages_tell_the_value_apart(void **state)
+{
+    (void)state;
+    tco_workload *w;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_workload_new(&w, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_MFU, 1.0000001, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "mfu = 1.0000001"));
+    assert_int_equal(tco_workload_set(w, TCO_P_MFU, 1.5, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "mfu = 1.5 is out of range"));
+    assert_int_equal(tco_workload_set(w, TCO_P_LAYERS, 80.0000001, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "layers = 80.0000000999"));
+    tco_workload_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_messages_tell_the_value_apart),
         cmocka_unit_test_setup_teardown(test_every_numeric_parameter_bounds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_choices_by_name_and_value, setup, teardown),
         cmocka_unit_test_setup_teardown(test_texts, setup, teardown),
