@@ -1,0 +1,358 @@
+/* Failure injection: every allocating entry point, with its Nth allocation
+ * failed for every N it reaches (issue: reliability, "failure injection").
+ *
+ * The executable's malloc family interposes on the library's (glibc only,
+ * and not under a sanitizer or valgrind, whose allocators it cannot see:
+ * the test is skipped there). For each entry point the first call fails
+ * its first allocation, the next its second, and so on until the call
+ * succeeds: each failure must be TCO_E_NOMEM (the cause, not a confusion of
+ * it), leave no block allocated (the live count is back where it was), and
+ * leave its output and its arguments as they were. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <tco.h>
+
+/* ---- the allocator --------------------------------------------------------- */
+
+static size_t calls, fail_at; /* fail the allocation numbered fail_at (1-based); 0: none */
+static long live;             /* blocks allocated and not freed */
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+static int injecting(void)
+{
+    return 0;
+}
+#else
+static int injecting(void)
+{
+    const char *preload = getenv("LD_PRELOAD");
+    return !(preload && strstr(preload, "vgpreload"));
+}
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+void *malloc(size_t n);
+void *calloc(size_t n, size_t size);
+void *realloc(void *p, size_t n);
+void free(void *p);
+
+static int fails(void)
+{
+    return fail_at && ++calls == fail_at;
+}
+
+void *malloc(size_t n)
+{
+    if (fails())
+        return NULL;
+    void *p = __libc_malloc(n);
+    live += p != NULL;
+    return p;
+}
+
+void *calloc(size_t n, size_t size)
+{
+    if (fails())
+        return NULL;
+    void *p = __libc_calloc(n, size);
+    live += p != NULL;
+    return p;
+}
+
+void *realloc(void *p, size_t n)
+{
+    if (fails())
+        return NULL;
+    void *q = __libc_realloc(p, n);
+    live += p == NULL && q != NULL;
+    return q;
+}
+
+void free(void *p)
+{
+    live -= p != NULL;
+    __libc_free(p);
+}
+#endif
+
+/* ---- the driver ------------------------------------------------------------ */
+
+typedef struct ctx ctx;
+typedef int (*call_fn)(ctx *c, tco_error *err); /* makes its result in c, returns the status */
+typedef void (*undo_fn)(ctx *c);                /* frees what a successful call made */
+
+/* Calls f with its Nth allocation failed, N = 1, 2, ... until it succeeds;
+ * returns how many failures it saw. */
+static int inject(const char *what, ctx *c, call_fn f, undo_fn undo)
+{
+    int failures = 0;
+    for (size_t n = 1;; n++) {
+        tco_error err = TCO_ERROR_INIT;
+        long before = live;
+        calls = 0;
+        fail_at = n;
+        int rc = f(c, &err);
+        fail_at = 0;
+        if (rc == TCO_OK) {
+            if (undo)
+                undo(c);
+            return failures;
+        }
+        if (rc != TCO_E_NOMEM)
+            fail_msg("%s, allocation %zu failed: %s (%s), not TCO_E_NOMEM", what, n, tco_status_name(rc),
+                     err.message);
+        if (live != before)
+            fail_msg("%s, allocation %zu failed: %ld blocks left allocated", what, n, live - before);
+        failures++;
+        if (n > 100000)
+            fail_msg("%s never succeeds", what);
+    }
+}
+
+/* ---- what is called ------------------------------------------------------------ */
+
+struct ctx {
+    tco_topology *t;
+    tco_workload *w;
+    tco_pricing *p;
+    uint8_t cbor[65536];
+    size_t cbor_len;
+    tco_topology *t2;
+    tco_workload *w2;
+    tco_pricing *p2;
+    double demand[1000], out[8];
+    tco_estimate est[4];
+    tco_split split;
+    tco_summary summary[512];
+    double correlation[4096];
+    tco_pools *pools;
+    tco_tags *tags;
+    tco_records *records;
+    tco_attribution *attribution;
+    tco_findings *findings;
+    char text[65536];
+    size_t text_len;
+};
+
+static const char records_csv[] =
+    "start,end,accelerators,utilisation,price_class,state,storage_hot_gb_hours,tag.team,tag.job_id,tag.job_name,"
+    "tag.user,tag.kind,tag.fingerprint\n"
+    "2026-11-01T00:00:00Z,2026-11-01T10:00:00Z,8,0.02,on_demand,completed,,a,1,n,u,,\n"
+    "2026-11-01T00:00:00Z,2026-11-01T05:00:00Z,8,,on_demand,failed,,b,2,t,u,,\n"
+    "2026-11-01T06:00:00Z,2026-11-01T10:00:00Z,8,,on_demand,completed,,b,3,t,u,,\n"
+    "2026-11-01T00:00:00Z,2026-11-02T00:00:00Z,0,,owned,completed,2400,c,,,u,checkpoint,f\n"
+    "2026-11-01T01:00:00Z,2026-11-02T00:00:00Z,0,,owned,completed,2300,c,,,u,checkpoint,f\n";
+
+static int call_topology_new(ctx *c, tco_error *err)
+{
+    return tco_topology_new(&c->t2, err);
+}
+static void undo_topology(ctx *c)
+{
+    tco_topology_free(c->t2);
+    c->t2 = NULL;
+}
+static int call_clone(ctx *c, tco_error *err)
+{
+    return tco_topology_clone(&c->t2, c->t, err);
+}
+static int call_load(ctx *c, tco_error *err)
+{
+    return tco_scenario_load_cbor(&c->t2, &c->w2, &c->p2, c->cbor, c->cbor_len, err);
+}
+static void undo_load(ctx *c)
+{
+    tco_topology_free(c->t2);
+    tco_workload_free(c->w2);
+    tco_pricing_free(c->p2);
+    c->t2 = NULL, c->w2 = NULL, c->p2 = NULL;
+}
+static int call_sweep(ctx *c, tco_error *err)
+{
+    int32_t status[4], key = TCO_P_MFU;
+    double values[4] = { 0.3, 0.35, 0.4, 0.45 };
+    return tco_estimate_sweep(c->est, sizeof c->est[0], status, 4, &key, 1, values, c->t, c->w, c->p, err);
+}
+static int call_percentiles(ctx *c, tco_error *err)
+{
+    double q[3] = { 50, 90, 99 };
+    return tco_demand_percentiles(c->out, q, 3, c->demand, 1000, err);
+}
+static int call_unmet(ctx *c, tco_error *err)
+{
+    return tco_capacity_for_unmet(c->out, 0.05, c->demand, 1000, 1, err);
+}
+static int call_split(ctx *c, tco_error *err)
+{
+    c->split.size = sizeof c->split;
+    return tco_capacity_split(&c->split, c->demand, 1000, 1, c->t, c->w, c->p, err);
+}
+static int call_summarise(ctx *c, tco_error *err)
+{
+    c->summary[0].size = sizeof c->summary[0];
+    return tco_summarise(&c->summary[0], c->demand, 1000, 1, err);
+}
+static int call_rank(ctx *c, tco_error *err)
+{
+    return tco_rank_correlation(c->out, c->demand, 1, c->demand + 1, 1, 999, err);
+}
+static int call_monte_carlo(ctx *c, tco_error *err)
+{
+    tco_uncertain in = { .size = sizeof in, .key = TCO_P_MFU, .distribution = TCO_DIST_UNIFORM, .a = 0.3, .b = 0.5 };
+    for (size_t i = 0; i < sizeof c->summary / sizeof c->summary[0]; i++)
+        c->summary[i].size = sizeof c->summary[i];
+    return tco_monte_carlo(c->summary, sizeof c->summary[0], c->correlation, &in, 1, 7, 16, 1, c->t, c->w, c->p,
+                           err);
+}
+static int call_pools(ctx *c, tco_error *err)
+{
+    int rc = tco_pools_new(&c->pools, err);
+    if (rc)
+        return rc;
+    tco_pool pool = { .size = sizeof pool, .price_class = TCO_CLASS_ON_DEMAND, .accelerators_per_node = 8,
+                      .free_accelerators = 64, .rate_per_accel_hour = 4 };
+    int32_t id;
+    for (int i = 0; i < 40 && rc == TCO_OK; i++) /* past the first block of pools */
+        rc = tco_pools_add(c->pools, &pool, &id, err);
+    if (rc) {
+        tco_pools_free(c->pools);
+        c->pools = NULL;
+    }
+    return rc;
+}
+static void undo_pools(ctx *c)
+{
+    tco_pools_free(c->pools);
+    c->pools = NULL;
+}
+static int call_tags(ctx *c, tco_error *err)
+{
+    int rc = tco_tags_new(&c->tags, err);
+    char text[32];
+    uint32_t id;
+    for (int i = 0; i < 3000 && rc == TCO_OK; i++) { /* past two growths of the table */
+        int n = snprintf(text, sizeof text, "value-%d", i);
+        size_t before = tco_tags_count(c->tags);
+        rc = tco_tags_intern(c->tags, text, (size_t)n, &id, err);
+        if (rc && tco_tags_count(c->tags) != before)
+            fail_msg("a failed intern changed the table");
+    }
+    if (rc) {
+        tco_tags_free(c->tags);
+        c->tags = NULL;
+    }
+    return rc;
+}
+static void undo_tags(ctx *c)
+{
+    tco_tags_free(c->tags);
+    c->tags = NULL;
+}
+static int call_read(ctx *c, tco_error *err)
+{
+    return tco_records_read_csv(&c->records, records_csv, sizeof records_csv - 1, 0, err);
+}
+static void undo_read(ctx *c)
+{
+    tco_records_free(c->records);
+    c->records = NULL;
+}
+static tco_attribution_request request_of(const ctx *c)
+{
+    tco_attribution_request q = { .size = sizeof q, .period_start = 1793491200, .period_end = 1793491200 + 86400,
+                                  .by_count = 1, .idle_rule = TCO_SPREAD_USAGE, .shared_rule = TCO_SPREAD_EVEN };
+    const tco_tags *tags = tco_records_tags(c->records);
+    assert_int_equal(tco_tags_find(tags, "team", 4, &q.by_key[0], NULL), TCO_OK);
+    return q;
+}
+static int call_attribute(ctx *c, tco_error *err)
+{
+    tco_attribution_request q = request_of(c);
+    size_t pairs;
+    const uint32_t *p = tco_records_tag_pairs(c->records, &pairs);
+    return tco_attribute(&c->attribution, tco_records_data(c->records), tco_records_count(c->records), p, pairs,
+                         tco_records_tags(c->records), &q, c->t, c->w, c->p, err);
+}
+static void undo_attribute(ctx *c)
+{
+    tco_attribution_free(c->attribution);
+    c->attribution = NULL;
+}
+static int call_waste(ctx *c, tco_error *err)
+{
+    size_t pairs;
+    const uint32_t *p = tco_records_tag_pairs(c->records, &pairs);
+    return tco_find_waste(&c->findings, c->attribution, tco_records_data(c->records), tco_records_count(c->records),
+                          p, pairs, tco_records_tags(c->records), NULL, err);
+}
+static void undo_waste(ctx *c)
+{
+    tco_findings_free(c->findings);
+    c->findings = NULL;
+}
+static int call_focus(ctx *c, tco_error *err)
+{
+    return tco_attribution_focus_csv(c->attribution, tco_records_tags(c->records), NULL, c->text, sizeof c->text,
+                                     &c->text_len, err);
+}
+
+static void test_every_allocation_fails_cleanly(void **state)
+{
+    (void)state;
+    if (!injecting())
+        skip();
+    static ctx c;
+    memset(&c, 0, sizeof c);
+    assert_int_equal(tco_topology_new(&c.t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_new(&c.w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&c.p, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(c.t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(c.w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(c.p, NULL), TCO_OK);
+    assert_int_equal(tco_scenario_save_cbor(c.cbor, sizeof c.cbor, &c.cbor_len, c.t, c.w, c.p, NULL), TCO_OK);
+    for (int i = 0; i < 1000; i++)
+        c.demand[i] = 500 + (i * 37 % 101);
+
+    /* Each entry point that allocates must fail at least once. */
+    assert_true(inject("tco_topology_new", &c, call_topology_new, undo_topology) >= 1);
+    assert_true(inject("tco_topology_clone", &c, call_clone, undo_topology) >= 1);
+    assert_true(inject("tco_scenario_load_cbor", &c, call_load, undo_load) >= 1);
+    assert_true(inject("tco_estimate_sweep", &c, call_sweep, NULL) >= 1);
+    assert_true(inject("tco_demand_percentiles", &c, call_percentiles, NULL) >= 1);
+    assert_true(inject("tco_capacity_for_unmet", &c, call_unmet, NULL) >= 1);
+    assert_true(inject("tco_capacity_split", &c, call_split, NULL) >= 1);
+    assert_true(inject("tco_summarise", &c, call_summarise, NULL) >= 1);
+    assert_true(inject("tco_rank_correlation", &c, call_rank, NULL) >= 1);
+    assert_true(inject("tco_monte_carlo", &c, call_monte_carlo, NULL) >= 1);
+    assert_true(inject("tco_pools_new and _add", &c, call_pools, undo_pools) >= 2);
+    assert_true(inject("tco_tags_new and _intern", &c, call_tags, undo_tags) >= 3);
+    assert_true(inject("tco_records_read_csv", &c, call_read, undo_read) >= 3);
+    assert_int_equal(call_read(&c, NULL), TCO_OK);
+    assert_true(inject("tco_attribute", &c, call_attribute, undo_attribute) >= 3);
+    assert_int_equal(call_attribute(&c, NULL), TCO_OK);
+    assert_true(inject("tco_find_waste", &c, call_waste, undo_waste) >= 3);
+    assert_true(inject("tco_attribution_focus_csv", &c, call_focus, NULL) >= 1);
+    undo_attribute(&c);
+    undo_read(&c);
+
+    tco_topology_free(c.t);
+    tco_workload_free(c.w);
+    tco_pricing_free(c.p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_allocation_fails_cleanly),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
