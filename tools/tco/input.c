@@ -311,6 +311,23 @@ out:
 
 /* ==== a scenario, from any source ======================================== */
 
+int scenario_from_json(scenario *s, const unsigned char *data, size_t len, const char *label)
+{
+    memset(s, 0, sizeof *s);
+    int rc = scenario_new(s);
+    if (rc == 0 && (rc = load_json(s, data, len, label)) != 0)
+        scenario_free(s);
+    if (rc)
+        return rc;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_topology_freeze(s->t, &err) || tco_workload_freeze(s->w, &err) || tco_pricing_freeze(s->p, &err)) {
+        say("%s: %s", label, err.message);
+        scenario_free(s);
+        return EXIT_REJECTED;
+    }
+    return 0;
+}
+
 int scenario_load(scenario *s, const char *path, const char *from)
 {
     memset(s, 0, sizeof *s);
@@ -324,9 +341,9 @@ int scenario_load(scenario *s, const char *path, const char *from)
     if (!path) {
         rc = scenario_new(s);
     } else if (strcmp(fmt, "json") == 0) {
-        rc = scenario_new(s);
-        if (rc == 0 && (rc = load_json(s, data, len, path)) != 0)
-            scenario_free(s);
+        rc = scenario_from_json(s, data, len, path);
+        free(data);
+        return rc;
     } else if (tco_scenario_load_cbor(&s->t, &s->w, &s->p, data, len, &err) != TCO_OK) {
         say("%s: %s", path, err.message);
         rc = EXIT_REJECTED;

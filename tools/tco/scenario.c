@@ -7,8 +7,7 @@
 
 #include "tco_cmd.h"
 
-/* The JSON form of a scenario: the same keys and nesting as the CBOR. */
-static void write_scenario_json(FILE *f, const scenario *s)
+void scenario_write_json(FILE *f, const scenario *s)
 {
     fputs("{\n  \"format\": ", f);
     json_str(f, tco_scenario_format_name());
@@ -65,7 +64,7 @@ int cmd_convert(const cmd_args *a)
         FILE *f = open_text(out);
         rc = EXIT_IO;
         if (f) {
-            write_scenario_json(f, &s);
+            scenario_write_json(f, &s);
             rc = close_text(f, out);
         }
     }

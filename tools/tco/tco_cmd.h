@@ -104,6 +104,12 @@ typedef struct scenario {
  * and returns the exit status. */
 int scenario_load(scenario *s, const char *path, const char *from);
 void scenario_free(scenario *s);
+/* The scenario in a JSON text (label names it in messages), frozen. */
+int scenario_from_json(scenario *s, const unsigned char *data, size_t len, const char *label);
+/* The JSON form of a scenario (scenario.c): every parameter, in the table's
+ * order, the same keys and nesting as the CBOR, so JSON to CBOR to JSON is
+ * stable. */
+void scenario_write_json(FILE *f, const scenario *s);
 /* How messages and the report name path: itself, or the built-in scenario. */
 const char *scenario_label(const char *path);
 /* A parameter of the handle of that kind (tco_param_info's handle). */
