@@ -451,6 +451,17 @@ def waste_checks():
     check(rc == 0 and json.loads(out)["bill"] == bill, "attribute --scenario FILE: the same bill as FILE")
     expect(["attribute", records, cluster, "--scenario", cluster, "--by", "team"], 2, "give one")
     expect(["report", "--scenario", cluster], 2, "--scenario")
+    rc, out, _ = run("attribute", records, cluster, "--by", "team", *month, "--format", "focus",
+                     "--focus", "billing_account_id=gpu-1", "--focus=region_id=eu-west")
+    rows = list(csv.DictReader(io.StringIO(out.decode())))
+    check(rc == 0 and all(r["BillingAccountId"] == "gpu-1" and r["RegionId"] == "eu-west" for r in rows),
+          "attribute --focus: the rows' names")
+    check(sum(round(float(r["BilledCost"]) * 100) for r in rows) == bill["total_cents"], "focus: to the cent")
+    expect(["attribute", records, "--by", "team", "--format", "focus", "--focus", "bank=x"], 2, "NAME=VALUE")
+    expect(["attribute", records, "--by", "team", "--focus", "region_id=x"], 2, "give --format focus")
+    expect(["attribute", records, "--by", "team", "--format", "focus", "--focus", "region_id=a\tb"], 1,
+           "request.region_id")
+    expect(["waste", records, "--focus", "region_id=x"], 2, "not offered here")
     rc, out, _ = run("waste", records, cluster, *month, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out.decode())))
     check(rc == 0 and len(rows) == len(found) and list(rows[0])[:2] == ["kind", "project"],

@@ -291,15 +291,54 @@ static void attribute_csv(FILE *f, const job *j)
 }
 
 /* The FOCUS 1.2 rows of the library (doc/focus.md). */
-static int attribute_focus(FILE *f, const job *j)
+/* --focus NAME=VALUE into the request: the names are its fields. */
+static int focus_request_of(const cmd_args *a, tco_focus_request *q)
+{
+    static const struct {
+        const char *name;
+        size_t offset;
+    } names[] = {
+#define F(x) { #x, offsetof(tco_focus_request, x) }
+        F(billing_account_id), F(billing_account_name), F(provider_name),
+        F(invoice_id),         F(region_id),            F(region_name),
+#undef F
+    };
+    memset(q, 0, sizeof *q);
+    q->size = sizeof *q;
+    for (int i = 0; i < a->nfocus; i++) {
+        const char *t = a->focus[i], *eq = strchr(t, '=');
+        size_t k = 0, n = eq ? (size_t)(eq - t) : 0, count = sizeof names / sizeof names[0];
+        while (k < count && !(strlen(names[k].name) == n && strncmp(t, names[k].name, n) == 0))
+            k++;
+        if (k == count)
+            return usage("--focus takes NAME=VALUE, NAME one of billing_account_id, billing_account_name, "
+                         "provider_name, invoice_id, region_id, region_name; not %s",
+                         t);
+        *(const char **)((char *)q + names[k].offset) = eq + 1;
+    }
+    return 0;
+}
+
+static int attribute_focus(FILE *f, const cmd_args *a, const job *j)
 {
     tco_error err = TCO_ERROR_INIT;
     const tco_tags *tags = tco_records_tags(j->rs);
+    tco_focus_request q;
+    int rc = focus_request_of(a, &q);
+    if (rc)
+        return rc;
     size_t len;
-    char *text = NULL;
-    if (tco_attribution_focus_csv(j->a, tags, NULL, NULL, 0, &len, &err) != TCO_OK || !(text = malloc(len + 1)) ||
-        tco_attribution_focus_csv(j->a, tags, NULL, text, len + 1, &len, &err) != TCO_OK) {
-        say("%s: %s", j->path, text ? err.message : "out of memory");
+    if (tco_attribution_focus_csv(j->a, tags, &q, NULL, 0, &len, &err) != TCO_OK) {
+        say("%s: %s", j->path, err.message);
+        return EXIT_REJECTED;
+    }
+    char *text = malloc(len + 1);
+    if (!text) {
+        say("%s: out of memory for %zu bytes of FOCUS rows", j->path, len + 1);
+        return EXIT_IO;
+    }
+    if (tco_attribution_focus_csv(j->a, tags, &q, text, len + 1, &len, &err) != TCO_OK) {
+        say("%s: %s", j->path, err.message);
         free(text);
         return EXIT_REJECTED;
     }
@@ -322,7 +361,7 @@ static int attribute_print(const cmd_args *a, const job *j)
     else if (strcmp(format, "csv") == 0)
         attribute_csv(f, j);
     else if (strcmp(format, "focus") == 0)
-        rc = attribute_focus(f, j);
+        rc = attribute_focus(f, a, j);
     else
         attribute_table(f, j, &b);
     if (rc) {

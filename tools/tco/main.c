@@ -100,7 +100,8 @@ static const char *const waste_formats[] = { "table", "json", "csv", NULL };
 enum {
     OFFER_ATTRIBUTION = 1, /* --by, --period, --idle-rule, --shared-rule, --owner, --records, --strict */
     OFFER_THRESHOLD = 2,   /* --threshold */
-    OFFER_LIFETIME = 4     /* --years, --utilisation, --refresh-year, --discount-rate */
+    OFFER_LIFETIME = 4,    /* --years, --utilisation, --refresh-year, --discount-rate */
+    OFFER_FOCUS = 8        /* --focus */
 };
 
 typedef struct command {
@@ -198,7 +199,8 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --share 0.2, --share=0.2.\n" },
-    { "attribute", cmd_attribute, 1, 2, "attribute needs a RECORDS file", attribute_formats, 0, OFFER_ATTRIBUTION,
+    { "attribute", cmd_attribute, 1, 2, "attribute needs a RECORDS file", attribute_formats, 0,
+      OFFER_ATTRIBUTION | OFFER_FOCUS,
       "usage: tco attribute RECORDS [FILE | --scenario FILE] --by KEY[,KEY] [--period START,END] [--idle-rule R]\n"
       "           [--shared-rule R] [--owner V] [--records csv|sacct] [--strict]\n"
       "           [--format table|json|csv|focus] [-o OUT] [--from json|cbor]\n"
@@ -224,6 +226,9 @@ static const command commands[] = {
       "      --strict           a row that cannot be a record fails the command\n"
       "  -f, --format=FORMAT    table (the default), json, csv (a row per group), or\n"
       "                         focus: FinOps FOCUS 1.2 cost and usage rows (CSV)\n"
+      "      --focus=NAME=VALUE who the FOCUS rows say bills whom, as often as needed:\n"
+      "                         billing_account_id, billing_account_name,\n"
+      "                         provider_name, invoice_id, region_id, region_name\n"
       "  -o, --output=OUT       write to OUT instead of standard output\n"
       "      --from=FORMAT      read FILE as json or cbor\n"
       "  -h, --help             print this help\n" },
@@ -283,7 +288,7 @@ static const command commands[] = {
  * ignored where they mean nothing (tco params -o), as they always were, so
  * that no script that passes them breaks. */
 enum { OPT_FROM = 256, OPT_TO, OPT_IDLE, OPT_SHARED, OPT_OWNER, OPT_RECORDS, OPT_STRICT, OPT_REFRESH, OPT_DISCOUNT,
-       OPT_SCENARIO };
+       OPT_SCENARIO, OPT_FOCUS };
 
 static const struct option options[] = {
     { "format", required_argument, NULL, 'f' },
@@ -304,6 +309,7 @@ static const struct option options[] = {
     { "refresh-year", required_argument, NULL, OPT_REFRESH },
     { "discount-rate", required_argument, NULL, OPT_DISCOUNT },
     { "scenario", required_argument, NULL, OPT_SCENARIO },
+    { "focus", required_argument, NULL, OPT_FOCUS },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -353,12 +359,13 @@ static int positional(cmd_args *a, const command *cmd, const char *arg)
 
 /* argv[0] is the command's name; pos has room for argc + 1 arguments, all
  * NULL. Returns 0, HELP_SHOWN or the exit status. */
-static int parse(cmd_args *a, const char **pos, const char **thresholds, const command *cmd, int argc, char **argv)
+static int parse(cmd_args *a, const char **pos, const char **lists, const command *cmd, int argc, char **argv)
 {
     static const char *const files[] = { "json", "cbor", NULL };
     memset(a, 0, sizeof *a);
     a->pos = pos;
-    a->thresholds = thresholds;
+    a->thresholds = lists;      /* each option's list takes a half: an argument is at most one */
+    a->focus = lists + argc;
     opterr = 0;
     int c, rc;
     while ((c = getopt_long(argc, argv, short_options, options, NULL)) != -1) {
@@ -385,6 +392,7 @@ static int parse(cmd_args *a, const char **pos, const char **thresholds, const c
         case OPT_REFRESH: a->refresh_year = optarg; break;
         case OPT_DISCOUNT: a->discount_rate = optarg; break;
         case OPT_SCENARIO: a->scenario = optarg; break;
+        case OPT_FOCUS: a->focus[a->nfocus++] = optarg; break;
         case 'h':
             fputs(cmd->help, stdout);
             return HELP_SHOWN;
@@ -412,6 +420,10 @@ static int parse(cmd_args *a, const char **pos, const char **thresholds, const c
         return usage("%s is not offered here", attribution);
     if (a->nthresholds && !(cmd->offers & OFFER_THRESHOLD))
         return usage("--threshold %s is not offered here", a->thresholds[0]);
+    if (a->nfocus && !(cmd->offers & OFFER_FOCUS))
+        return usage("--focus %s is not offered here", a->focus[0]);
+    if (a->nfocus && (!a->format || strcmp(a->format, "focus") != 0))
+        return usage("--focus %s names the FOCUS rows: give --format focus", a->focus[0]);
     const char *life = a->years ? "--years" : a->utilisation ? "--utilisation" : a->refresh_year ? "--refresh-year"
                      : a->discount_rate ? "--discount-rate" : NULL;
     if (life && !(cmd->offers & OFFER_LIFETIME))
@@ -449,17 +461,17 @@ int main(int argc, char **argv)
             continue;
         /* Room for every argument, and pos[0] and pos[1] always there;
          * and for every argument a --threshold. */
-        const char **pos = calloc((size_t)argc + 1, sizeof *pos), **thresholds = calloc((size_t)argc, sizeof *pos);
+        const char **pos = calloc((size_t)argc + 1, sizeof *pos), **lists = calloc(2 * (size_t)argc, sizeof *pos);
         int rc = EXIT_IO;
         cmd_args a;
-        if (!pos || !thresholds)
+        if (!pos || !lists)
             say("out of memory");
-        else if ((rc = parse(&a, pos, thresholds, &commands[i], argc - 1, argv + 1)) == HELP_SHOWN)
+        else if ((rc = parse(&a, pos, lists, &commands[i], argc - 1, argv + 1)) == HELP_SHOWN)
             rc = close_text(stdout, "-");
         else if (rc == 0)
             rc = commands[i].run(&a);
         free(pos);
-        free(thresholds);
+        free(lists);
         return rc;
     }
     return usage("unknown command %s", name);

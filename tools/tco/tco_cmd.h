@@ -44,6 +44,8 @@ typedef struct cmd_args {
     int strict;
     const char **thresholds; /* tco waste's --threshold NAME=VALUE, nthresholds of them */
     int nthresholds;
+    const char **focus;      /* tco attribute's --focus NAME=VALUE (the FOCUS rows' names), nfocus of them */
+    int nfocus;
     /* tco lifetime's options */
     const char *years, *refresh_year, *utilisation, *discount_rate;
 } cmd_args;
