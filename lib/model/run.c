@@ -258,10 +258,13 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
             flags |= TCO_FLAG_TIME_FROM_MFU;
             compute_h = flops / (n * peak * W(MFU)) / 3600;
         }
-        /* Data stalls: the floor given, or what the hot tier's bandwidth imposes. */
-        double read_rate = tokens * W(BYTES_PER_TOKEN) / (compute_h * 3600);
-        stall = fmax(W(DATA_STALL_SHARE), 1 - T(STORAGE_HOT_GBPS) * 1e9 / read_rate);
-        work_h = compute_h / (1 - stall);
+        /* Data stalls: the floor given, or what the hot tier's bandwidth
+         * imposes: the work lasts at least as long as reading the data.
+         * Taken as times, not as 1 - bandwidth / read rate, which loses
+         * every digit when the bandwidth is far below the rate. */
+        double floored = compute_h / (1 - floor_share), reading = data / bw;
+        work_h = reading > floored ? reading : floored;
+        stall = reading > floored ? 1 - compute_h / work_h : floor_share;
     }
     flags |= stall > floor_share ? TCO_FLAG_STALL_BANDWIDTH : floor_share > 0 ? TCO_FLAG_STALL_FLOOR : 0;
     double hfu = hw_flops / (n * peak * compute_h * 3600);

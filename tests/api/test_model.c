@@ -775,6 +775,25 @@ static void test_rental_without_power(void **state)
     scen_free(&s);
 }
 
+/* A hot tier far slower than the run reads: the work lasts exactly as long
+ * as reading the data, data / bandwidth, to the last bits (it was taken as
+ * compute / (1 - (1 - bandwidth / read rate)), which loses the digits the
+ * ratio does not have). */
+static void test_stall_bound_by_reading(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_STORAGE_HOT_GBPS, 0.01);
+    SW(&s, TCO_P_BYTES_PER_TOKEN, 1e5);
+    tco_estimate e = scen_run(&s);
+    double reading = 2e12 * 1e5 / (0.01 * 1e9 * 3600); /* 5.56e6 h to read 2e17 B at 10 MB/s */
+    assert_rel(e.compute_hours + e.data_stall_hours, reading, 1e-15);
+    assert_rel(e.data_stall_share, 1 - e.compute_hours / reading, 1e-15);
+    assert_true(e.flags & TCO_FLAG_STALL_BANDWIDTH);
+    scen_free(&s);
+}
+
 /* Staff and spares by events (doc/model.md, section 3): the cluster's
  * 1,024 accelerators failing once in 50,000 h each and its 128 nodes once
  * in 25,000 h fail 1,024/50,000 + 128/25,000 = 0.0256 times an hour; each
@@ -1305,6 +1324,7 @@ int main(void)
         cmocka_unit_test(test_facility),
         cmocka_unit_test(test_fixed),
         cmocka_unit_test(test_rental_without_power),
+        cmocka_unit_test(test_stall_bound_by_reading),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_indirect_derived),
         cmocka_unit_test(test_owned_straight_line),
