@@ -240,6 +240,10 @@ static int load_json(scenario *s, const unsigned char *data, size_t len, const c
     json_error_t jerr;
     json_t *root = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
+        if (json_error_code(&jerr) == json_error_out_of_memory) { /* not the text's fault: say so */
+            say("%s: out of memory while reading the JSON", path);
+            return EXIT_IO;
+        }
         char shown[256];
         say("%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column, shown_text(shown, sizeof shown, jerr.text));
         return EXIT_REJECTED;
