@@ -1,9 +1,9 @@
 /* Failure injection: every allocating entry point, with its Nth allocation
  * failed for every N it reaches (issue: reliability, "failure injection").
  *
- * The executable's malloc family interposes on the library's (glibc only,
- * and not under a sanitizer or valgrind, whose allocators it cannot see:
- * the test is skipped there). For each entry point the first call fails
+ * tests/support/alloc_count.h interposes on the library's malloc family
+ * (glibc only, and not under a sanitizer or valgrind, whose allocators it
+ * cannot see: the test is skipped there). For each entry point the first call fails
  * its first allocation, the next its second, and so on until the call
  * succeeds: each failure must be TCO_E_NOMEM (the cause, not a confusion of
  * it), leave no block allocated (the live count is back where it was), and
@@ -19,70 +19,8 @@
 #include <cmocka.h>
 #include <tco.h>
 
-/* ---- the allocator --------------------------------------------------------- */
-
-static size_t calls, fail_at; /* fail the allocation numbered fail_at (1-based); 0: none */
-static long live;             /* blocks allocated and not freed */
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-static int injecting(void)
-{
-    return 0;
-}
-#else
-static int injecting(void)
-{
-    const char *preload = getenv("LD_PRELOAD");
-    return !(preload && strstr(preload, "vgpreload"));
-}
-
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-void *malloc(size_t n);
-void *calloc(size_t n, size_t size);
-void *realloc(void *p, size_t n);
-void free(void *p);
-
-static int fails(void)
-{
-    return fail_at && ++calls == fail_at;
-}
-
-void *malloc(size_t n)
-{
-    if (fails())
-        return NULL;
-    void *p = __libc_malloc(n);
-    live += p != NULL;
-    return p;
-}
-
-void *calloc(size_t n, size_t size)
-{
-    if (fails())
-        return NULL;
-    void *p = __libc_calloc(n, size);
-    live += p != NULL;
-    return p;
-}
-
-void *realloc(void *p, size_t n)
-{
-    if (fails())
-        return NULL;
-    void *q = __libc_realloc(p, n);
-    live += p == NULL && q != NULL;
-    return q;
-}
-
-void free(void *p)
-{
-    live -= p != NULL;
-    __libc_free(p);
-}
-#endif
+/* The allocator that fails on request (tests/support/alloc_count.h). */
+#include "alloc_count.h"
 
 /* ---- the driver ------------------------------------------------------------ */
 
@@ -97,11 +35,10 @@ static int inject(const char *what, ctx *c, call_fn f, undo_fn undo)
     int failures = 0;
     for (size_t n = 1;; n++) {
         tco_error err = TCO_ERROR_INIT;
-        long before = live;
-        calls = 0;
-        fail_at = n;
+        long before = alloc_live;
+        alloc_fail_in = (long)n - 1;
         int rc = f(c, &err);
-        fail_at = 0;
+        alloc_fail_in = -1;
         if (rc == TCO_OK) {
             if (undo)
                 undo(c);
@@ -110,8 +47,8 @@ static int inject(const char *what, ctx *c, call_fn f, undo_fn undo)
         if (rc != TCO_E_NOMEM)
             fail_msg("%s, allocation %zu failed: %s (%s), not TCO_E_NOMEM", what, n, tco_status_name(rc),
                      err.message);
-        if (live != before)
-            fail_msg("%s, allocation %zu failed: %ld blocks left allocated", what, n, live - before);
+        if (alloc_live != before)
+            fail_msg("%s, allocation %zu failed: %ld blocks left allocated", what, n, alloc_live - before);
         failures++;
         if (n > 100000)
             fail_msg("%s never succeeds", what);
@@ -308,7 +245,7 @@ static int call_focus(ctx *c, tco_error *err)
 static void test_every_allocation_fails_cleanly(void **state)
 {
     (void)state;
-    if (!injecting())
+    if (!alloc_counting())
         skip();
     static ctx c;
     memset(&c, 0, sizeof c);

@@ -13,69 +13,9 @@
 #include <cmocka.h>
 #include <tco.h>
 
-/* ---- an allocator that fails on request (glibc; not under sanitizers or
- * valgrind, which bring their own) ---------------------------------------- */
+/* The allocator that fails on request (tests/support/alloc_count.h). */
+#include "alloc_count.h"
 
-static long fail_in = -1; /* fail the allocation this many calls on; -1: never */
-static long live;         /* blocks allocated and not freed */
-
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-#define CAN_FAIL_ALLOCATIONS 1
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-void *malloc(size_t n);
-void *calloc(size_t n, size_t size);
-void *realloc(void *p, size_t n);
-void free(void *p);
-
-static int fails(void)
-{
-    if (fail_in < 0)
-        return 0;
-    return fail_in-- == 0;
-}
-
-void *malloc(size_t n)
-{
-    void *p = fails() ? NULL : __libc_malloc(n);
-    live += p != NULL;
-    return p;
-}
-
-void *calloc(size_t n, size_t size)
-{
-    void *p = fails() ? NULL : __libc_calloc(n, size);
-    live += p != NULL;
-    return p;
-}
-
-void *realloc(void *p, size_t n)
-{
-    void *q = fails() ? NULL : __libc_realloc(p, n);
-    live += q != NULL && p == NULL;
-    return q;
-}
-
-void free(void *p)
-{
-    live -= p != NULL;
-    __libc_free(p);
-}
-
-static int failing_works(void)
-{
-    const char *preload = getenv("LD_PRELOAD");
-    return !(preload && strstr(preload, "vgpreload"));
-}
-#else
-#define CAN_FAIL_ALLOCATIONS 0
-static int failing_works(void)
-{
-    return 0;
-}
-#endif
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -864,20 +804,20 @@ static void fail_each_allocation(reader_fn read, const char *text, uint32_t flag
     for (k = 0;; k++) {
         tco_records *r = NULL;
         tco_error err = TCO_ERROR_INIT;
-        long before = live;
-        fail_in = k;
+        long before = alloc_live;
+        alloc_fail_in = k;
         int rc = read(&r, text, strlen(text), flags, &err);
-        fail_in = -1;
+        alloc_fail_in = -1;
         if (rc == TCO_OK) {
             assert_non_null(r);
             tco_records_free(r);
-            assert_int_equal(live, before);
+            assert_int_equal(alloc_live, before);
             break;
         }
         assert_int_equal(rc, TCO_E_NOMEM);
         assert_int_equal(err.code, TCO_E_NOMEM);
         assert_null(r);
-        assert_int_equal(live, before);
+        assert_int_equal(alloc_live, before);
     }
     assert_true(k >= 5); /* the set, the tags, records, pairs, texts: each was made to fail */
 }
@@ -885,7 +825,7 @@ static void fail_each_allocation(reader_fn read, const char *text, uint32_t flag
 static void test_out_of_memory(void **state)
 {
     (void)state;
-    if (!CAN_FAIL_ALLOCATIONS || !failing_works())
+    if (!alloc_counting())
         skip();
     fail_each_allocation(tco_records_read_sacct, day, 0);
     char csv[1 << 16];
@@ -903,9 +843,9 @@ static void test_out_of_memory(void **state)
         int len = snprintf(buf, sizeof buf, "t%d", i);
         for (long k = 0;; k++) {
             size_t count = tco_tags_count(t);
-            fail_in = k;
+            alloc_fail_in = k;
             int rc = tco_tags_intern(t, buf, (size_t)len, &id, NULL);
-            fail_in = -1;
+            alloc_fail_in = -1;
             if (rc == TCO_OK)
                 break;
             assert_int_equal(rc, TCO_E_NOMEM);
@@ -921,9 +861,9 @@ static void test_out_of_memory(void **state)
         assert_int_equal(id, (uint32_t)i);
     }
     tco_tags_free(t);
-    fail_in = 0;
+    alloc_fail_in = 0;
     assert_int_equal(tco_tags_new(&t, NULL), TCO_E_NOMEM);
-    fail_in = -1;
+    alloc_fail_in = -1;
 }
 
 int main(void)

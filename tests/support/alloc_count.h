@@ -1,7 +1,8 @@
-/* Counts heap allocations made by the whole process, the library included:
- * the executable's malloc family interposes on everyone's. glibc only.
- * Sanitizers and valgrind bring their own allocator, which the counter does
- * not see: alloc_counting() says whether it works in this process. */
+/* Counts heap allocations made by the whole process, the library included,
+ * and fails one on request: the executable's malloc family interposes on
+ * everyone's. glibc only. Sanitizers and valgrind bring their own
+ * allocator, which this does not see: alloc_counting() says whether it
+ * works in this process. */
 #ifndef TCO_ALLOC_COUNT_H
 #define TCO_ALLOC_COUNT_H
 
@@ -9,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t allocations;
+static size_t allocations;      /* every allocation asked for */
+static long alloc_live;         /* blocks allocated and not freed */
+static long alloc_fail_in = -1; /* the allocation this many calls on fails (0: the next); -1: none */
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 static int alloc_counting(void)
@@ -34,26 +37,36 @@ void *calloc(size_t n, size_t size);
 void *realloc(void *p, size_t n);
 void free(void *p);
 
-void *malloc(size_t n)
+static int alloc_fails(void)
 {
     allocations++;
-    return __libc_malloc(n);
+    return alloc_fail_in >= 0 && alloc_fail_in-- == 0;
+}
+
+void *malloc(size_t n)
+{
+    void *p = alloc_fails() ? NULL : __libc_malloc(n);
+    alloc_live += p != NULL;
+    return p;
 }
 
 void *calloc(size_t n, size_t size)
 {
-    allocations++;
-    return __libc_calloc(n, size);
+    void *p = alloc_fails() ? NULL : __libc_calloc(n, size);
+    alloc_live += p != NULL;
+    return p;
 }
 
 void *realloc(void *p, size_t n)
 {
-    allocations++;
-    return __libc_realloc(p, n);
+    void *q = alloc_fails() ? NULL : __libc_realloc(p, n);
+    alloc_live += q != NULL && p == NULL;
+    return q;
 }
 
 void free(void *p)
 {
+    alloc_live -= p != NULL;
     __libc_free(p);
 }
 #endif
