@@ -78,3 +78,70 @@ func TestBadInputCatalogue(t *testing.T) {
 		t.Fatalf("only %d parameters checked", checked)
 	}
 }
+
+// TestSeriesCatalogue gives every function that reads a series the same
+// classes of bad input as the C and Python suites (test_capacity.c,
+// test_bad_input.py): NaN and infinite values are not finite; negative
+// values, an empty series, sums that would overflow and intervals outside
+// 1e-6 to 1e6 are out of range.
+func TestSeriesCatalogue(t *testing.T) {
+	s, err := tco.NewScenario(tco.Set("budget_amount", 1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	type call func(d []float64, dt float64) error
+	calls := []struct {
+		name     string
+		f        call
+		sums, dt bool // its results are sums; it takes an interval
+	}{
+		{"ComputeDemandStats", func(d []float64, dt float64) error { _, e := tco.ComputeDemandStats(d, dt); return e }, true, true},
+		{"DemandPercentiles", func(d []float64, dt float64) error { _, e := tco.DemandPercentiles(d, []float64{50}); return e }, false, false},
+		{"DemandTimeAbove", func(d []float64, dt float64) error { _, e := tco.DemandTimeAbove(d, []float64{1}, dt); return e }, false, true},
+		{"CapacityForUnmet", func(d []float64, dt float64) error { _, e := tco.CapacityForUnmet(d, 0.1, dt); return e }, true, true},
+		{"CapacitySplit", func(d []float64, dt float64) error {
+			_, e := tco.CapacitySplit(d, dt, s.Topology, s.Workload, s.Pricing)
+			return e
+		}, true, true},
+		{"ComputeBudget", func(d []float64, dt float64) error { _, e := tco.ComputeBudget(d, dt, nil, s.Pricing); return e }, true, true},
+	}
+	code := func(err error) tco.Status {
+		var e *tco.Error
+		if errors.As(err, &e) {
+			return e.Code
+		}
+		return 0
+	}
+	for _, c := range calls {
+		if err := c.f([]float64{1, 2, 3}, 1); err != nil {
+			t.Errorf("%s on a good series: %v", c.name, err)
+		}
+		for _, bad := range []struct {
+			d    []float64
+			want tco.Status
+		}{
+			{[]float64{math.NaN()}, tco.StatusNotFinite}, {[]float64{math.Inf(1)}, tco.StatusNotFinite},
+			{[]float64{-1}, tco.StatusRange}, {[]float64{}, tco.StatusRange},
+		} {
+			if got := code(c.f(bad.d, 1)); got != bad.want {
+				t.Errorf("%s(%v): %v, want %v", c.name, bad.d, got, bad.want)
+			}
+		}
+		if c.sums {
+			if got := code(c.f([]float64{1e308, 1e308, 1e308, 1e308}, 1)); got != tco.StatusRange {
+				t.Errorf("%s on values whose sum overflows: %v", c.name, got)
+			}
+		}
+		if c.dt {
+			for _, dt := range []float64{0, -1, 1e-7, 1e7} {
+				if got := code(c.f([]float64{1, 2}, dt)); got != tco.StatusRange {
+					t.Errorf("%s with interval %g: %v", c.name, dt, got)
+				}
+			}
+			if got := code(c.f([]float64{1, 2}, math.NaN())); got != tco.StatusNotFinite {
+				t.Errorf("%s with a NaN interval: %v", c.name, got)
+			}
+		}
+	}
+}

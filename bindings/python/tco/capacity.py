@@ -4,7 +4,7 @@ lifecycle, log governance and budgets (doc/model.md, sections 6 to 10)."""
 import numpy as np
 
 from ._native import ffi, lib
-from .errors import check, new_error
+from .errors import ParameterTypeError, check, new_error
 from .results import Result, _optional, enum_names
 
 
@@ -12,8 +12,8 @@ def _series(values, name):
     """A 1-D float64 array the library can read without a copy (one is made
     only when the input is not already such an array)."""
     arr = np.asarray(values)
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold numbers, not {arr.dtype}")
+    if arr.dtype.kind not in "iuf":  # a bool is no number, as in C and Go
+        raise ParameterTypeError(f"{name} must hold numbers, not {arr.dtype}", param=name)
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, not of shape {arr.shape}")

@@ -50,3 +50,42 @@ def test_texts(p):
         refused(p, 1.0, tco.ParameterTypeError)
         refused(p, "x" * 64, tco.RangeError)  # TCO_TEXT_MAX - 1 bytes at most
         refused(p, "tab\there", tco.RangeError)
+
+
+# ---- series: the same classes for every function that reads one --------------
+
+BIG = [1e308] * 4  # finite values whose sums are not
+
+
+def series_calls():
+    t, w, p = tco.Topology(), tco.Workload(), tco.Pricing(budget_amount=1000)
+    return {
+        "demand_stats": (lambda d, dt=1.0: tco.demand_stats(d, dt), True),
+        "percentiles": (lambda d, dt=1.0: tco.percentiles(d, [50]), False),
+        "time_above": (lambda d, dt=1.0: tco.time_above(d, [1], dt), False),
+        "capacity_for_unmet": (lambda d, dt=1.0: tco.capacity_for_unmet(d, 0.1, dt), True),
+        "capacity_split": (lambda d, dt=1.0: tco.capacity_split(d, dt, t, w, p), True),
+        "budget": (lambda d, dt=1.0: tco.budget(d, p, dt), True),
+    }
+
+
+@pytest.mark.parametrize("name", list(series_calls()))
+def test_series(name):
+    call, sums = series_calls()[name]
+    call([1.0, 2.0, 3.0])  # the good case
+    for bad, error in (([math.nan], tco.NotFiniteError), ([math.inf], tco.NotFiniteError),
+                       ([-1.0], tco.RangeError), ([], tco.RangeError)):
+        with pytest.raises(error):
+            call(bad)
+    with pytest.raises(tco.ParameterTypeError):
+        call([True, False])
+    with pytest.raises(TypeError):
+        call(["1"])
+    if sums:  # a result that would overflow is refused, never NaN or infinite
+        with pytest.raises(tco.RangeError):
+            call(BIG)
+    if name not in ("percentiles",):  # the ones that take an interval
+        for dt, error in ((0.0, tco.RangeError), (-1.0, tco.RangeError), (math.nan, tco.NotFiniteError),
+                          (1e-7, tco.RangeError), (1e7, tco.RangeError)):
+            with pytest.raises(error):
+                call([1.0, 2.0], dt)
