@@ -55,7 +55,7 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
     a->rate[TCO_CLASS_SPOT][TCO_CAT_COMPUTE] = P(SPOT_PER_ACCEL_HOUR);
     /* Rates that exclude power (colocation, bare metal): rented hours pay
      * the energy of their draw and its cooling too. */
-    double rented_kw = P(RENTAL_INCLUDES_POWER) != 0 ? 0 : hw.it_kw / N;
+    double rented_kw = hw.rented_energy ? hw.it_kw / N : 0;
     for (int c = TCO_CLASS_ON_DEMAND; c <= TCO_CLASS_SPOT; c++) {
         a->rate[c][TCO_CAT_POWER] = rented_kw * P(ELECTRICITY_PER_KWH);
         a->rate[c][TCO_CAT_COOLING] = rented_kw * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH);

@@ -66,6 +66,7 @@ typedef struct out {
     char *p;
     size_t n, cap;
     int nomem;
+    int fields; /* written on the current row: the first has no comma before it */
 } out;
 
 static void put(out *o, const char *s, size_t n)
@@ -107,7 +108,8 @@ static void printf_(out *o, const char *fmt, ...)
 /* A CSV field: quoted when it holds a comma, a quote or a line break. */
 static void field(out *o, const char *s)
 {
-    put(o, ",", 1);
+    if (o->fields++)
+        put(o, ",", 1);
     if (!s)
         return;
     if (!strpbrk(s, ",\"\r\n")) {
@@ -121,16 +123,6 @@ static void field(out *o, const char *s)
         put(o, q, 1);
     }
     put(o, "\"", 1);
-}
-
-static void first_field(out *o, const char *s)
-{
-    size_t at = o->n;
-    field(o, s);
-    if (!o->nomem) { /* drop the leading comma */
-        memmove(o->p + at, o->p + at + 1, o->n - at);
-        o->n--;
-    }
 }
 
 /* Cents as a decimal with two places: -1234 -> "-12.34". */
@@ -326,7 +318,8 @@ static void row(out *o, const ctx *x, const tco__attrib_group *g, int k, const l
                                                                             : NULL };
     char b[8][64];
 
-    first_field(o, x->nm->account);
+    o->fields = 0;
+    field(o, x->nm->account);
     field(o, x->nm->account_name);
     field(o, "Cluster");
     /* The sub-account is the group: its values and its keys. */

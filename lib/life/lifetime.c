@@ -119,7 +119,7 @@ static void plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj 
     double kw = hw.it_kw / N, kwh = P(ELECTRICITY_PER_KWH);
     pl->power_h = kw * kwh;
     pl->cooling_h = kw * (T(PUE) - 1) * kwh;
-    pl->rented_energy = P(RENTAL_INCLUDES_POWER) == 0;
+    pl->rented_energy = hw.rented_energy;
 
     /* Fixed: the owned share's annuities, the reserved term in full, the
      * provisioned storage, and the shared services of a year. */

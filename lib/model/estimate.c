@@ -82,7 +82,8 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
                          (h->failures_per_hour * P(STAFF_HOURS_PER_FAILURE) +
                           P(UPGRADES_PER_YEAR) * r->nodes * P(STAFF_HOURS_PER_NODE_UPGRADE) / HOURS_PER_YEAR);
     h->spares_per_hour = T(OWNED_SHARE) * h->failures_per_hour * P(SPARE_PARTS_PER_FAILURE);
-    h->energy_share = P(RENTAL_INCLUDES_POWER) != 0 ? T(OWNED_SHARE) : 1;
+    h->rented_energy = P(RENTAL_INCLUDES_POWER) == 0;
+    h->energy_share = h->rented_energy ? 1 : T(OWNED_SHARE);
 }
 
 void tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const tco_obj *p)

@@ -79,8 +79,9 @@ typedef struct hardware {
     double facility_per_year; /* their annuity over the facility's life, and colocation */
     double fabric_capex;   /* cur: the fabric freeze sized, priced */
     double fabric_per_year;
-    double energy_share;   /* of the cluster, the accelerators whose energy is paid apart: the owned,
-                            * and the rented too when their rates exclude power */
+    int rented_energy;     /* 1: rental rates exclude power (rental_includes_power 0): rented hours pay
+                            * their energy apart, as owned ones do */
+    double energy_share;   /* of the cluster, the accelerators whose energy is paid apart */
     double staff_hour;     /* cur per hour of event-driven operations work */
     double failures_per_hour; /* of the whole cluster: its accelerators and nodes (0 with count_failures 0) */
     double events_per_hour;   /* cur per held hour of the cluster: failures handled, upgrades, automated away */

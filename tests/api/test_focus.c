@@ -28,18 +28,10 @@ static void scen_make(scen *s)
     ST(s, TCO_P_RESERVED_SHARE, 0.5);
     ST(s, TCO_P_SPOT_SHARE, 0);
     SW(s, TCO_P_JOB_ACCELERATORS, 0);
-    SW(s, TCO_P_DATABASE_INSTANCES, 0);
-    SW(s, TCO_P_DATABASE_GB, 0);
-    SW(s, TCO_P_LOG_BYTES_PER_ACCEL_HOUR, 0);
-    SW(s, TCO_P_METRICS_PER_ACCELERATOR, 0);
+    scen_no_shared_services(s);
     SP(s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
     SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
     SP(s, TCO_P_SPOT_PER_ACCEL_HOUR, 1);
-    SP(s, TCO_P_PLATFORM_PER_NODE_MONTH, 0);
-    SP(s, TCO_P_SECURITY_PER_NODE_MONTH, 0);
-    SP(s, TCO_P_SECURITY_FIXED_PER_MONTH, 0);
-    SP(s, TCO_P_STAFF_PER_FTE_YEAR, 0);
-    SP(s, TCO_P_MIN_FTE, 0);
     assert_int_equal(tco_pricing_set_text(s->p, TCO_P_CURRENCY, "EUR", NULL), TCO_OK);
     scen_freeze(s);
 }

@@ -28,19 +28,11 @@ static void scen_make(scen *s)
     ST(s, TCO_P_RESERVED_SHARE, 0);
     ST(s, TCO_P_SPOT_SHARE, 0);
     SW(s, TCO_P_JOB_ACCELERATORS, 0);
-    SW(s, TCO_P_DATABASE_INSTANCES, 0);
-    SW(s, TCO_P_DATABASE_GB, 0);
-    SW(s, TCO_P_LOG_BYTES_PER_ACCEL_HOUR, 0);
-    SW(s, TCO_P_METRICS_PER_ACCELERATOR, 0);
+    scen_no_shared_services(s);
     SP(s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, RATE);
     SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, 1.5);
     SP(s, TCO_P_SPOT_PER_ACCEL_HOUR, 1);
     SP(s, TCO_P_STORAGE_HOT_PER_GB_MONTH, GBH * 730.5);
-    SP(s, TCO_P_PLATFORM_PER_NODE_MONTH, 0);
-    SP(s, TCO_P_SECURITY_PER_NODE_MONTH, 0);
-    SP(s, TCO_P_SECURITY_FIXED_PER_MONTH, 0);
-    SP(s, TCO_P_STAFF_PER_FTE_YEAR, 0);
-    SP(s, TCO_P_MIN_FTE, 0);
     scen_freeze(s);
 }
 

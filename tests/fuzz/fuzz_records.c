@@ -132,10 +132,20 @@ static int64_t cents_of(const char *s, size_t n)
 
 static void check_focus(const char *text, size_t len, int64_t total)
 {
-    enum { COLUMNS = 58, BILLED = 19 };
     check(len > 0 && text[len - 1] == '\n', "the FOCUS rows end in a newline");
+    /* The header says how many columns a row has and where BilledCost is. */
+    int columns = 1, billed = -1;
+    const char *eol = memchr(text, '\n', len);
+    for (const char *p = text, *start = text; p <= eol; p++)
+        if (*p == ',' || *p == '\n') {
+            if ((size_t)(p - start) == 10 && memcmp(start, "BilledCost", 10) == 0)
+                billed = columns - 1;
+            columns += *p == ',';
+            start = p + 1;
+        }
+    check(billed >= 0, "the header names BilledCost");
     int64_t sum = 0;
-    size_t i = 0, row = 0;
+    size_t i = (size_t)(eol - text) + 1;
     while (i < len) {
         int field = 0, quoted = 0;
         size_t start = i;
@@ -144,7 +154,7 @@ static void check_focus(const char *text, size_t len, int64_t total)
             if (c == '"')
                 quoted = !quoted;
             else if (!quoted && (c == ',' || c == '\n')) {
-                if (row > 0 && field == BILLED)
+                if (field == billed)
                     sum += cents_of(text + start, i - start);
                 field++;
                 start = i + 1;
@@ -152,9 +162,8 @@ static void check_focus(const char *text, size_t len, int64_t total)
                     break;
             }
         }
-        check(field == COLUMNS, "every FOCUS row has every column");
+        check(field == columns, "every FOCUS row has every column");
         i++;
-        row++;
     }
     check(sum == total, "the FOCUS rows add up to the bill to the cent");
 }

@@ -43,6 +43,21 @@ static inline void set_ok(int rc, const char *what, const char *file, int line)
     }
 }
 
+/* No shared service costs anything (database, logs and metrics, platform,
+ * security, staff): what a test needs whose figures are the hardware's. */
+static inline void scen_no_shared_services(scen *s)
+{
+    SW(s, TCO_P_DATABASE_INSTANCES, 0);
+    SW(s, TCO_P_DATABASE_GB, 0);
+    SW(s, TCO_P_LOG_BYTES_PER_ACCEL_HOUR, 0);
+    SW(s, TCO_P_METRICS_PER_ACCELERATOR, 0);
+    SP(s, TCO_P_PLATFORM_PER_NODE_MONTH, 0);
+    SP(s, TCO_P_SECURITY_PER_NODE_MONTH, 0);
+    SP(s, TCO_P_SECURITY_FIXED_PER_MONTH, 0);
+    SP(s, TCO_P_STAFF_PER_FTE_YEAR, 0);
+    SP(s, TCO_P_MIN_FTE, 0);
+}
+
 static inline void scen_free(scen *s)
 {
     tco_topology_free(s->t);

@@ -294,27 +294,21 @@ static void attribute_csv(FILE *f, const job *j)
 /* --focus NAME=VALUE into the request: the names are its fields. */
 static int focus_request_of(const cmd_args *a, tco_focus_request *q)
 {
-    static const struct {
-        const char *name;
-        size_t offset;
-    } names[] = {
-#define F(x) { #x, offsetof(tco_focus_request, x) }
-        F(billing_account_id), F(billing_account_name), F(provider_name),
-        F(invoice_id),         F(region_id),            F(region_name),
-#undef F
+    static const field_name names[] = {
+        FIELD_NAME(tco_focus_request, billing_account_id), FIELD_NAME(tco_focus_request, billing_account_name),
+        FIELD_NAME(tco_focus_request, provider_name),      FIELD_NAME(tco_focus_request, invoice_id),
+        FIELD_NAME(tco_focus_request, region_id),          FIELD_NAME(tco_focus_request, region_name),
     };
     memset(q, 0, sizeof *q);
     q->size = sizeof *q;
     for (int i = 0; i < a->nfocus; i++) {
-        const char *t = a->focus[i], *eq = strchr(t, '=');
-        size_t k = 0, n = eq ? (size_t)(eq - t) : 0, count = sizeof names / sizeof names[0];
-        while (k < count && !(strlen(names[k].name) == n && strncmp(t, names[k].name, n) == 0))
-            k++;
-        if (k == count)
+        const char *value;
+        int k = field_of(a->focus[i], names, sizeof names / sizeof names[0], &value);
+        if (k < 0)
             return usage("--focus takes NAME=VALUE, NAME one of billing_account_id, billing_account_name, "
                          "provider_name, invoice_id, region_id, region_name; not %s",
-                         t);
-        *(const char **)((char *)q + names[k].offset) = eq + 1;
+                         a->focus[i]);
+        *(const char **)((char *)q + names[k].offset) = value;
     }
     return 0;
 }

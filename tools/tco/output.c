@@ -262,3 +262,26 @@ const char *shown_text(char *buf, size_t cap, const char *s)
     buf[cap ? o : 0] = '\0';
     return buf;
 }
+
+/* ==== option values ====================================================== */
+
+int number_text(const char *text, double *v)
+{
+    char *end;
+    *v = strtod(text, &end);
+    return end != text && *end == '\0' && isfinite(*v);
+}
+
+int field_of(const char *assignment, const field_name *names, size_t n, const char **value)
+{
+    const char *eq = strchr(assignment, '=');
+    if (!eq)
+        return -1;
+    size_t len = (size_t)(eq - assignment);
+    for (size_t k = 0; k < n; k++)
+        if (strlen(names[k].name) == len && strncmp(assignment, names[k].name, len) == 0) {
+            *value = eq + 1;
+            return (int)k;
+        }
+    return -1;
+}

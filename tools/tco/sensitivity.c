@@ -109,11 +109,7 @@ static void sensitivity_csv(FILE *f, const tornado *t)
 static int share_of(const char *text, double *share)
 {
     *share = 0;
-    if (!text)
-        return 0;
-    char *end;
-    *share = strtod(text, &end);
-    if (end == text || *end != '\0' || !isfinite(*share))
+    if (text && !number_text(text, share))
         return usage("--share takes a number, such as 0.1 (10%%), not %s", text);
     return 0;
 }

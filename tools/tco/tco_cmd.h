@@ -138,6 +138,19 @@ int write_cbor(const char *out, cbor_saver save, const void *what);
 const char *money(char *buf, size_t cap, double v);
 /* The shortest decimal that reads back as exactly v, in buf (32 bytes do). */
 const char *num(char *buf, size_t cap, double v);
+/* ---- output.c: option values ---- */
+/* 1 when text is a whole finite number as strtod reads it, into *v. */
+int number_text(const char *text, double *v);
+/* An option's NAME=VALUE set against the fields of a request struct. */
+typedef struct field_name {
+    const char *name;
+    size_t offset; /* offsetof the field */
+} field_name;
+#define FIELD_NAME(type, field) { #field, offsetof(type, field) }
+/* The index of NAME among names[0 .. n), *value pointing past the '=';
+ * -1 when there is no '=' or no such name. */
+int field_of(const char *assignment, const field_name *names, size_t n, const char **value);
+
 /* s for a message on a terminal: printable ASCII kept, every other byte
  * as \xHH (so no control byte reaches the terminal and no UTF-8
  * character is cut), as much as cap holds. */

@@ -10,31 +10,24 @@
 #include "tco_cmd.h"
 
 /* --threshold NAME=VALUE: the names are tco_waste_request's fields. */
-static const struct {
-    const char *name;
-    size_t offset;
-} thresholds[] = {
-#define F(x) { #x, offsetof(tco_waste_request, x) }
-    F(idle_utilisation), F(idle_hours),  F(oversized_utilisation), F(max_runtime_hours),
-    F(rerun_hours),      F(retention_days), F(orphan_days),
-#undef F
+static const field_name thresholds[] = {
+    FIELD_NAME(tco_waste_request, idle_utilisation),      FIELD_NAME(tco_waste_request, idle_hours),
+    FIELD_NAME(tco_waste_request, oversized_utilisation), FIELD_NAME(tco_waste_request, max_runtime_hours),
+    FIELD_NAME(tco_waste_request, rerun_hours),           FIELD_NAME(tco_waste_request, retention_days),
+    FIELD_NAME(tco_waste_request, orphan_days),
 };
-enum { NTHRESHOLDS = sizeof thresholds / sizeof thresholds[0] };
 
 static int request_of(const cmd_args *a, tco_waste_request *q)
 {
     tco_waste_request_init(q);
     for (int i = 0; i < a->nthresholds; i++) {
-        const char *t = a->thresholds[i], *eq = strchr(t, '=');
-        size_t k = 0, n = eq ? (size_t)(eq - t) : 0;
-        while (k < NTHRESHOLDS && !(strlen(thresholds[k].name) == n && strncmp(t, thresholds[k].name, n) == 0))
-            k++;
-        char *end = NULL;
-        double v = k < NTHRESHOLDS ? strtod(eq + 1, &end) : 0;
-        if (k == NTHRESHOLDS || end == eq + 1 || *end || !isfinite(v))
+        const char *value;
+        int k = field_of(a->thresholds[i], thresholds, sizeof thresholds / sizeof thresholds[0], &value);
+        double v;
+        if (k < 0 || !number_text(value, &v))
             return usage("--threshold takes NAME=VALUE, NAME one of idle_utilisation, idle_hours, "
                          "oversized_utilisation, max_runtime_hours, rerun_hours, retention_days, orphan_days; not %s",
-                         t);
+                         a->thresholds[i]);
         *(double *)((char *)q + thresholds[k].offset) = v;
     }
     return 0;
