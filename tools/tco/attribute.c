@@ -217,8 +217,7 @@ static void attribute_json(FILE *f, const job *j, const tco_bill *b)
     }
     fputs("],\n  \"bill\": {\"period_start\": ", f);
     json_num(f, j->period[0]);
-    fputs(", \"period_end\": ", f);
-    json_num(f, j->period[1]);
+    json_num_field(f, "period_end", j->period[1]);
     fprintf(f, ", \"total_cents\": %lld, \"direct_cents\": %lld, \"idle_cents\": %lld, \"shared_cents\": %lld",
             (long long)b->total, (long long)b->direct, (long long)b->idle, (long long)b->shared);
     fputs(",\n    \"category_cents\": ", f);
@@ -250,12 +249,9 @@ static void attribute_json(FILE *f, const job *j, const tco_bill *b)
                    "\"category_cents\": ",
                 (long long)g.total, (long long)g.direct, (long long)g.idle, (long long)g.shared);
         json_categories(f, g.category);
-        fputs(", \"share\": ", f);
-        json_num(f, g.share);
-        fputs(", \"held_accelerator_hours\": ", f);
-        json_num(f, g.held_accelerator_hours);
-        fputs(", \"used_accelerator_hours\": ", f);
-        json_num(f, g.used_accelerator_hours);
+        json_num_field(f, "share", g.share);
+        json_num_field(f, "held_accelerator_hours", g.held_accelerator_hours);
+        json_num_field(f, "used_accelerator_hours", g.used_accelerator_hours);
         fprintf(f, ", \"records\": %llu}", (unsigned long long)g.records);
     }
     fputs("\n  ]\n}\n", f);

@@ -115,8 +115,7 @@ static void lifetime_json(FILE *f, const char *label, const char *currency, cons
         { "levelised_cost_per_effective_accelerator_hour", l->levelised_cost_per_effective_accelerator_hour } };
     fprintf(f, ",\n  \"life\": {\"years\": %d", (int)l->years);
     for (size_t i = 0; i < sizeof life / sizeof *life; i++) {
-        fprintf(f, ", \"%s\": ", life[i].name);
-        json_num(f, life[i].v);
+        json_num_field(f, life[i].name, life[i].v);
     }
     json_figures(f, l->cost, l->fixed);
     fputs("},\n  \"years\": [", f);
@@ -132,8 +131,7 @@ static void lifetime_json(FILE *f, const char *label, const char *currency, cons
         fprintf(f, "%s\n    {\"year\": %d, \"refreshed\": %s", i ? "," : "", (int)x->year,
                 x->refreshed ? "true" : "false");
         for (size_t j = 0; j < sizeof row / sizeof *row; j++) {
-            fprintf(f, ", \"%s\": ", row[j].name);
-            json_num(f, row[j].v);
+            json_num_field(f, row[j].name, row[j].v);
         }
         json_figures(f, x->cost, x->fixed);
         fputc('}', f);

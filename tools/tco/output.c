@@ -228,6 +228,18 @@ void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+void json_num_field(FILE *f, const char *name, double v)
+{
+    fprintf(f, ", \"%s\": ", name);
+    json_num(f, v);
+}
+
+void json_str_field(FILE *f, const char *name, const char *v)
+{
+    fprintf(f, ", \"%s\": ", name);
+    json_str(f, v);
+}
+
 /* Quoted only when it must be (RFC 4180). */
 void csv_str(FILE *f, const char *s)
 {

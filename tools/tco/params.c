@@ -98,10 +98,8 @@ static void param_json(FILE *f, const tco_param_info *in, int first)
         json_str(f, in->default_text);
     } else {
         json_num(f, in->default_value);
-        fputs(", \"min\": ", f);
-        json_num(f, in->min_value);
-        fputs(", \"max\": ", f);
-        json_num(f, in->max_value);
+        json_num_field(f, "min", in->min_value);
+        json_num_field(f, "max", in->max_value);
     }
     if (in->type == TCO_TYPE_CHOICE) {
         fputs(", \"choices\": [", f);
@@ -115,8 +113,7 @@ static void param_json(FILE *f, const tco_param_info *in, int first)
         }
         fputs("]", f);
     }
-    fputs(", \"description\": ", f);
-    json_str(f, in->description);
+    json_str_field(f, "description", in->description);
     fputs("}", f);
 }
 

@@ -157,6 +157,9 @@ int field_of(const char *assignment, const field_name *names, size_t n, const ch
 const char *shown_text(char *buf, size_t cap, const char *s);
 void json_num(FILE *f, double v);
 void json_str(FILE *f, const char *s);
+/* `, "name": v`: one member after the first of a JSON object. */
+void json_num_field(FILE *f, const char *name, double v);
+void json_str_field(FILE *f, const char *name, const char *v);
 void csv_str(FILE *f, const char *s);
 
 /* ---- params.c ---- */

@@ -133,8 +133,7 @@ static void waste_json(FILE *f, const usage_job *j, const tco_findings *w)
     json_str(f, j->keys[0]);
     fputs(",\n  \"period_start\": ", f);
     json_str(f, iso_time(t, sizeof t, j->period[0]));
-    fputs(", \"period_end\": ", f);
-    json_str(f, iso_time(t, sizeof t, j->period[1]));
+    json_str_field(f, "period_end", iso_time(t, sizeof t, j->period[1]));
     fputs(",\n  \"total\": ", f);
     json_num(f, tco_findings_total(w));
     fputs(",\n  \"findings\": [", f);
@@ -153,20 +152,13 @@ static void waste_json(FILE *f, const usage_job *j, const tco_findings *w)
         json_tags(f, j, x.record);
         fputs(", \"other\": ", f);
         x.other == UINT32_MAX ? (void)fputs("null", f) : (void)fprintf(f, "%u", (unsigned)x.other);
-        fputs(", \"since\": ", f);
-        json_str(f, iso_time(t, sizeof t, x.since));
-        fputs(", \"until\": ", f);
-        json_str(f, iso_time(t, sizeof t, x.until));
-        fputs(", \"cost\": ", f);
-        json_num(f, x.cost);
-        fputs(", \"per_day\": ", f);
-        json_num(f, x.per_day);
-        fputs(", \"accelerator_hours\": ", f);
-        json_num(f, x.accelerator_hours);
-        fputs(", \"gb\": ", f);
-        json_num(f, x.gb);
-        fputs(", \"action\": ", f);
-        json_str(f, tco_finding_action(x.kind));
+        json_str_field(f, "since", iso_time(t, sizeof t, x.since));
+        json_str_field(f, "until", iso_time(t, sizeof t, x.until));
+        json_num_field(f, "cost", x.cost);
+        json_num_field(f, "per_day", x.per_day);
+        json_num_field(f, "accelerator_hours", x.accelerator_hours);
+        json_num_field(f, "gb", x.gb);
+        json_str_field(f, "action", tco_finding_action(x.kind));
         fputc('}', f);
     }
     fputs("\n  ]\n}\n", f);
