@@ -58,8 +58,10 @@ int main(void)
     tco_pricing_get_text(prices, TCO_P_CURRENCY, &currency, NULL);
     tco_pricing_get_text(prices, TCO_P_PRICE_DATE, &date, NULL);
     tco_pricing_get_text(prices, TCO_P_PRICE_SOURCE, &source, NULL);
-    tco_pricing_get(prices, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, &od, NULL);
-    tco_pricing_get(prices, TCO_P_CAPEX_PER_ACCELERATOR, &capex, NULL);
+    /* the rates charged: the table's, or the accelerator's list prices */
+    if (tco_rate(&od, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, rented, prices, &err) != TCO_OK ||
+        tco_rate(&capex, TCO_P_CAPEX_PER_ACCELERATOR, rented, prices, &err) != TCO_OK)
+        die("the rates", &err);
     tco_pricing_get(prices, TCO_P_DEPRECIATION_YEARS, &years, NULL);
     tco_pricing_get(prices, TCO_P_ELECTRICITY_PER_KWH, &kwh, NULL);
 

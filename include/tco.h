@@ -308,11 +308,13 @@ typedef struct tco_param_info {
     const char *name;         /* "accelerators": lower case, unique */
     const char *unit;         /* "h", "W", "cur/kWh" (cur: the currency) */
     const char *description;  /* one line */
-    double default_value;     /* for TEXT: 0 (see default_text) */
+    double default_value;     /* for TEXT: 0 (see default_text); below min_value: a
+                               * stand-in the setters also take, which default_text
+                               * names ("the accelerator's list price") */
     double min_value;         /* inclusive bounds */
     double max_value;
     size_t choice_count;      /* CHOICE: how many named values */
-    const char *default_text; /* TEXT and CHOICE: the default as text */
+    const char *default_text; /* TEXT and CHOICE: the default as text; a stand-in's meaning */
 } tco_param_info;
 
 /* How many parameters the table holds; iterate with tco_param_info_at. */
@@ -348,6 +350,13 @@ typedef struct tco_accelerator {
     double memory_bytes;       /* on-package memory, bytes */
     double tdp_watts;          /* board power, W */
     const char *source;        /* the datasheet the figures come from */
+    /* since 1.1: list prices in USD, what a pricing table's rate left at
+     * -1 (its default) stands for; 0 where none is published. */
+    double on_demand_per_accel_hour; /* USD per accelerator-hour */
+    double reserved_per_accel_hour;  /* USD per accelerator-hour, a term paid in full */
+    double spot_per_accel_hour;      /* USD per accelerator-hour */
+    double capex_per_accelerator;    /* USD, one accelerator */
+    const char *price_source;        /* where and when the prices were published */
 } tco_accelerator;
 
 TCO_API size_t tco_accelerator_count(void);
@@ -393,8 +402,17 @@ TCO_API int tco_pricing_set(tco_pricing *p, int32_t key, double value, tco_error
 TCO_API int tco_pricing_set_text(tco_pricing *p, int32_t key, const char *text, tco_error *err);
 TCO_API int tco_pricing_get(const tco_pricing *p, int32_t key, double *value, tco_error *err);
 TCO_API int tco_pricing_get_text(const tco_pricing *p, int32_t key, const char **text, tco_error *err);
+
 TCO_API int tco_pricing_freeze(tco_pricing *p, tco_error *err);
 TCO_API int tco_pricing_is_frozen(const tco_pricing *p);
+
+/* The rate a computation charges for key (on_demand_per_accel_hour,
+ * reserved_per_accel_hour, spot_per_accel_hour or capex_per_accelerator):
+ * the pricing table's, or the list price of the topology's accelerator
+ * that its -1 stands for; TCO_E_INCONSISTENT, naming the key, when there
+ * is none (in the table's currency). Since 1.1. */
+TCO_API int tco_rate(double *out, int32_t key, const tco_topology *topology, const tco_pricing *pricing,
+                     tco_error *err);
 
 /* ------------------------------------------------------------------------
  * Cost categories and waste kinds (append-only)

@@ -39,8 +39,8 @@ func ExampleCompare() {
 		fmt.Printf("; owning breaks even at %.0f%% use\n", 100*o.BreakevenUtilisation)
 	}
 	// Output:
-	// option 0: 1.298 per million tokens, one-off 0, saves 0 a run, pays back: false; owning breaks even at 40% use
-	// option 1: 1.074 per million tokens, one-off 350000, saves 465383 a run, pays back: true after 0.8 runs (0.6 months); owning breaks even at 22% use
+	// option 0: 2.205 per million tokens, one-off 0, saves 0 a run, pays back: false; owning breaks even at 24% use
+	// option 1: 1.074 per million tokens, one-off 350000, saves 2277630 a run, pays back: true after 0.2 runs (0.1 months); owning breaks even at 26% use
 }
 
 // How many accelerators a run needs to finish in 30 days, and the mfu the
@@ -70,10 +70,10 @@ func ExampleSize() {
 		}
 	}
 	// Output:
-	// accelerators for 30 days, budget 0: feasible true, 864 accelerators at mfu 0.400, 29.2 days, 5869622, class none
-	// mfu for 10 days, budget 0: feasible true, 2048 accelerators at mfu 0.496, 10.0 days, 2027468, class none
-	// accelerators for 30 days, budget 2.5e+06: feasible true, 896 accelerators at mfu 0.400, 28.2 days, 2450564, class owned
-	// accelerators for 2 days, budget 0: feasible false, 2048 accelerators at mfu 0.400, 12.4 days, 2505986, class none
+	// accelerators for 30 days, budget 0: feasible true, 864 accelerators at mfu 0.400, 29.2 days, 10003422, class none
+	// mfu for 10 days, budget 0: feasible true, 2048 accelerators at mfu 0.496, 10.0 days, 3443045, class none
+	// accelerators for 30 days, budget 2.5e+06: feasible true, 2048 accelerators at mfu 0.400, 12.4 days, 2465178, class reserved
+	// accelerators for 2 days, budget 0: feasible false, 2048 accelerators at mfu 0.400, 12.4 days, 4260102, class none
 	//   closest: 12.4 days at best
 }
 
@@ -94,11 +94,11 @@ func ExampleSensitivity() {
 			r.HighValue, r.LowTotal, r.HighTotal)
 	}
 	// Output:
-	// mfu                       workload       0.36 to 0.44       total 2781185 to 2280346
-	// params_total              workload    6.3e+10 to 7.7e+10    total 2255352 to 2756129
-	// tokens                    workload    1.8e+12 to 2.2e+12    total 2257396 to 2754051
-	// epochs                    workload        0.9 to 1.1        total 2257809 to 2753638
-	// on_demand_per_accel_hour  pricing         3.6 to 4.4        total 2263318 to 2748129
+	// mfu                       workload       0.36 to 0.44       total 4720426 to 3866999
+	// params_total              workload    6.3e+10 to 7.7e+10    total 3825989 to 4676152
+	// tokens                    workload    1.8e+12 to 2.2e+12    total 3828181 to 4673901
+	// epochs                    workload        0.9 to 1.1        total 3828594 to 4673488
+	// on_demand_per_accel_hour  pricing       6.192 to 7.568      total 3834104 to 4667978
 }
 
 // The inputs of Monte Carlo samples are a pure function of the seed, the
@@ -137,7 +137,7 @@ func ExampleMonteCarloDraw() {
 	// sample 2: mfu 0.4615, runs 4
 	// sample 3: mfu 0.4128, runs 3
 	// sample 4: mfu 0.4213, runs 2
-	// sample 0 costs 5243982
+	// sample 0 costs 8901229
 }
 
 // Uncertainty bands: the mfu and the rental rate uncertain, 20,000 seeded
@@ -204,6 +204,6 @@ func ExampleComputeLifetime() {
 			life.CostPerEffectiveAcceleratorHour)
 	}
 	// Output:
-	// owned    year 1: 16.4M, 96% fixed, 4.5M unused; NPV 66.6M; 2.68 per effective hour
-	// reserved year 1: 23.2M, 100% fixed, 6.7M unused; NPV 92.8M; 3.80 per effective hour
+	// owned    year 1: 17.2M, 96% fixed, 4.7M unused; NPV 69.8M; 2.81 per effective hour
+	// reserved year 1: 36.1M, 100% fixed, 10.6M unused; NPV 144.2M; 5.90 per effective hour
 }

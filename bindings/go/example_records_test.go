@@ -27,7 +27,8 @@ func ExampleAttribute() {
 	for _, b := range records.Bad() {
 		fmt.Printf("line %d refused: %s\n", b.Line, b.Reason)
 	}
-	s, err := tco.NewScenario(tco.Set("accelerators", 64))
+	// H100 has no published spot list price: the records' spot hours need one.
+	s, err := tco.NewScenario(tco.Set("accelerators", 64), tco.Set("spot_per_accel_hour", 2.5))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -51,10 +52,10 @@ func ExampleAttribute() {
 	}
 	// Output:
 	// line 4 refused: end = 1793516400 is before start = 1793520000 (seconds since 1970)
-	// bill 6530.00: direct 1472.00, idle 3712.00, shared 1346.00; 608 of 1536 accelerator-hours held
-	// llama   4258.69 (65.2%): compute 960.00, direct 960.00, idle 2420.87, shared 877.82
-	// vision  1703.48 (26.1%): compute 384.00, direct 384.00, idle 968.35, shared 351.13
-	// (none)   567.83 ( 8.7%): compute 128.00, direct 128.00, idle 322.78, shared 117.05
+	// bill 9941.07: direct 2210.43, idle 6384.65, shared 1345.99; 608 of 1536 accelerator-hours held
+	// llama   6792.21 (68.3%): compute 1510.27, direct 1510.27, idle 4362.29, shared 919.65
+	// vision  2158.72 (21.7%): compute 480.00, direct 480.00, idle 1386.44, shared 292.28
+	// (none)   990.14 (10.0%): compute 220.16, direct 220.16, idle 635.92, shared 134.06
 }
 
 // The money spent on nothing in a day of records: a notebook holding 8
@@ -72,7 +73,8 @@ func ExampleFindWaste() {
 		log.Fatal(err)
 	}
 	defer records.Close()
-	s, err := tco.NewScenario(tco.Set("accelerators", 64))
+	// H100 has no published spot list price: the records' spot hours need one.
+	s, err := tco.NewScenario(tco.Set("accelerators", 64), tco.Set("spot_per_accel_hour", 2.5))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -88,10 +90,10 @@ func ExampleFindWaste() {
 	}
 	fmt.Printf("total %.2f\n%s\n", w.Total, tco.FindingRerun.Action())
 	// Output:
-	// idle_capacity         4224.00  since 00:00
-	// oversized     llm      384.00  since 00:00
-	// idle_held     vision   313.60  since 08:00
-	// rerun         llm      192.00  since 06:00
-	// total 5113.60
+	// idle_capacity         7265.28  since 00:00
+	// oversized     llm      660.48  since 00:00
+	// idle_held     vision   539.39  since 08:00
+	// rerun         llm      330.24  since 06:00
+	// total 8795.39
 	// Checkpoint more often and resume from the last checkpoint; fix the cause of the failure before resubmitting.
 }

@@ -33,7 +33,8 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer run.Close()
-	prices, err := tco.NewPricing(tco.Set("electricity_per_kwh", 0.12))
+	// the price paid for each H200: the catalogue lists none
+	prices, err := tco.NewPricing(tco.Set("electricity_per_kwh", 0.12), tco.Set("capex_per_accelerator", 25000))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -239,9 +240,9 @@ func ExampleSweep() {
 		fmt.Printf("mfu %.1f: %.0f over %.1f days\n", mfu[i], total, days[i]/24)
 	}
 	// Output:
-	// mfu 0.3: 3616474 over 35.7 days
-	// mfu 0.4: 2718997 over 26.8 days
-	// mfu 0.5: 2180510 over 21.4 days
+	// mfu 0.3: 6143765 over 35.7 days
+	// mfu 0.4: 4614465 over 26.8 days
+	// mfu 0.5: 3696885 over 21.4 days
 	// mfu 1.5: true
 }
 
@@ -273,7 +274,7 @@ func ExampleCapacitySplit() {
 		split.Baseline, split.TotalCost, split.AllOnDemandCost, split.ReservePeakCost)
 	// Output:
 	// peak 1000, mean 625.0, peak/average 1.60
-	// reserve 400: 307501 against 420000 all on demand and 420000 reserving the peak
+	// reserve 400: 524362 against 722400 all on demand and 660744 reserving the peak
 }
 
 // Scenarios travel as canonical CBOR: the same bytes, the same fingerprint

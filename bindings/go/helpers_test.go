@@ -129,9 +129,15 @@ func (m *market) placementPtr(i int) *tco.Placement {
 }
 
 // scenario is a frozen default scenario, closed at the end of the test.
+// rates10 are libtco 1.0's illustrative rates, which hand-worked values
+// assume: since 1.1 a rate left unset is the accelerator's list price.
+var rates10 = []tco.Option{tco.Set("on_demand_per_accel_hour", 4), tco.Set("reserved_per_accel_hour", 2.5),
+	tco.Set("spot_per_accel_hour", 2), tco.Set("capex_per_accelerator", 25000)}
+
+// scenario is a new scenario at rates10 with opts applied after them.
 func scenario(tb testing.TB, opts ...tco.Option) *tco.Scenario {
 	tb.Helper()
-	s, err := tco.NewScenario(opts...)
+	s, err := tco.NewScenario(append(append([]tco.Option{}, rates10...), opts...)...)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -14,7 +14,7 @@ var smallRun = []tco.Option{tco.Set("accelerators", 8), tco.Set("params_total", 
 	tco.Set("job_accelerators", 8), tco.Set("tensor_parallel", 8), tco.Set("pipeline_parallel", 1)}
 
 func TestLifetime(t *testing.T) {
-	s, err := tco.NewScenario(append(smallRun, tco.Set("reserved_share", 1))...)
+	s, err := tco.NewScenario(append(append(smallRun, rates10...), tco.Set("reserved_share", 1))...)
 	if err != nil {
 		t.Fatal(err)
 	}

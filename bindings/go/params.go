@@ -90,8 +90,8 @@ type Param struct {
 	Type        ParamType
 	Unit        string // "h", "W", "cur/kWh" (cur: the pricing table's currency), "1" for counts
 	Description string
-	Default     float64 // numbers and CHOICE values; 0 for TEXT
-	DefaultText string  // TEXT and CHOICE: the default as text
+	Default     float64 // numbers and CHOICE values; 0 for TEXT; below Min, a stand-in Set also takes
+	DefaultText string  // TEXT and CHOICE: the default as text; a stand-in: what it stands for
 	Min, Max    float64 // inclusive bounds
 	Choices     []Choice
 }

@@ -173,7 +173,7 @@ func TestRecordsClosed(t *testing.T) {
 
 func cluster64(t *testing.T) *tco.Scenario {
 	t.Helper()
-	s, err := tco.NewScenario(tco.Set("accelerators", 64))
+	s, err := tco.NewScenario(append(rates10, tco.Set("accelerators", 64))...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,8 +29,8 @@ func month(t *testing.T) (*tco.Records, *tco.Scenario, tco.AttributionRequest) {
 	}
 	t.Cleanup(func() { rs.Close() })
 	// cluster.json, set here (the Go binding loads CBOR scenarios only).
-	s, err := tco.NewScenario(tco.Set("accelerators", 128), tco.Set("reserved_share", 0.75),
-		tco.Set("storage_hot_per_gb_month", 0.1))
+	s, err := tco.NewScenario(append(rates10, tco.Set("accelerators", 128), tco.Set("reserved_share", 0.75),
+		tco.Set("storage_hot_per_gb_month", 0.1))...)
 	if err != nil {
 		t.Fatal(err)
 	}

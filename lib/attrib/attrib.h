@@ -57,6 +57,7 @@ struct tco_attribution {
      * class, and of idle capacity (the cluster's own blend). */
     double rate[4][TCO__ATTRIB_CATS];
     double idle_rate[TCO__ATTRIB_CATS];
+    rates rates;                       /* the pricing table's, list prices resolved */
     /* idle_rate by the class of the cluster's capacity it would be held
      * under (its shares of owned, reserved, spot and on-demand): the
      * columns add up to idle_rate. */

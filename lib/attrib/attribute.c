@@ -42,17 +42,19 @@ enum { CATS = TCO__ATTRIB_CATS, CLASSES = 4 };
 
 /* cur per accelerator-hour by category, of each price class and of idle
  * capacity, as the estimate prices the hardware (doc/model.md, section 3). */
-static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, const tco_obj *p)
+static int rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
 {
     hardware hw;
-    tco__cluster_hardware(&hw, t, w, p); /* no training shape: an attribution never fails on one */
+    int rc = tco__cluster_hardware(&hw, t, w, p, err); /* no training shape: only the rates can fail */
+    if (rc)
+        return rc;
     double N = T(ACCELERATORS);
 
     memset(a->rate, 0, sizeof a->rate);
     memset(a->idle_rate, 0, sizeof a->idle_rate);
-    a->rate[TCO_CLASS_ON_DEMAND][TCO_CAT_COMPUTE] = P(ON_DEMAND_PER_ACCEL_HOUR);
-    a->rate[TCO_CLASS_RESERVED][TCO_CAT_COMPUTE] = P(RESERVED_PER_ACCEL_HOUR);
-    a->rate[TCO_CLASS_SPOT][TCO_CAT_COMPUTE] = P(SPOT_PER_ACCEL_HOUR);
+    a->rate[TCO_CLASS_ON_DEMAND][TCO_CAT_COMPUTE] = hw.rates.on_demand;
+    a->rate[TCO_CLASS_RESERVED][TCO_CAT_COMPUTE] = hw.rates.reserved;
+    a->rate[TCO_CLASS_SPOT][TCO_CAT_COMPUTE] = hw.rates.spot;
     /* Rates that exclude power (colocation, bare metal): rented hours pay
      * the energy of their draw and its cooling too. */
     double rented_kw = hw.rented_energy ? hw.it_kw / N : 0;
@@ -79,9 +81,9 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
     a->idle_mix[TCO_CLASS_RESERVED] = (1 - o) * rs;
     a->idle_mix[TCO_CLASS_SPOT] = (1 - o) * sp;
     a->idle_mix[TCO_CLASS_OWNED] = o;
-    a->idle_class[TCO_CLASS_ON_DEMAND][TCO_CAT_WASTE] = a->idle_mix[TCO_CLASS_ON_DEMAND] * P(ON_DEMAND_PER_ACCEL_HOUR);
-    a->idle_class[TCO_CLASS_RESERVED][TCO_CAT_WASTE] = a->idle_mix[TCO_CLASS_RESERVED] * P(RESERVED_PER_ACCEL_HOUR);
-    a->idle_class[TCO_CLASS_SPOT][TCO_CAT_WASTE] = a->idle_mix[TCO_CLASS_SPOT] * P(SPOT_PER_ACCEL_HOUR);
+    a->idle_class[TCO_CLASS_ON_DEMAND][TCO_CAT_WASTE] = a->idle_mix[TCO_CLASS_ON_DEMAND] * hw.rates.on_demand;
+    a->idle_class[TCO_CLASS_RESERVED][TCO_CAT_WASTE] = a->idle_mix[TCO_CLASS_RESERVED] * hw.rates.reserved;
+    a->idle_class[TCO_CLASS_SPOT][TCO_CAT_WASTE] = a->idle_mix[TCO_CLASS_SPOT] * hw.rates.spot;
     a->idle_class[TCO_CLASS_OWNED][TCO_CAT_WASTE] =
         o * (owned[TCO_CAT_COMPUTE] + owned[TCO_CAT_POWER] + owned[TCO_CAT_COOLING]);
     for (int c = TCO_CLASS_ON_DEMAND; c <= TCO_CLASS_SPOT; c++) /* their energy, when paid apart */
@@ -93,6 +95,8 @@ static void rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, con
     a->idle_rate[TCO_CAT_NETWORK] = a->idle_class[TCO_CLASS_OWNED][TCO_CAT_NETWORK];
     snprintf(a->currency, sizeof a->currency, "%s", p->text[IX_CURRENCY]);
     a->events_per_hour = hw.events_per_hour;
+    a->rates = hw.rates;
+    return TCO_OK;
 }
 
 /* cur by category of the shared services over the period (the estimate's
@@ -577,6 +581,7 @@ static int request_check(const tco_attribution_request *q, uint32_t tags, tco_er
 /* What the pass over the records gathers besides the groups. */
 typedef struct totals {
     double held, used, clipped;
+    unsigned classes; /* bits: the price classes of the records in the period */
     uint64_t outside;
     size_t windows; /* of win[], the records with a job_id in the period */
 } totals;
@@ -660,6 +665,7 @@ static int records_pass(tco_attribution *a, table *tb, totals *sum, window *win,
         double traffic = share * (gb[0] * per_gb[0] + gb[1] * per_gb[1] + gb[2] * per_gb[2]);
         sum->held += held;
         sum->used += used;
+        sum->classes |= 1u << r->price_class;
         sum->clipped += acc * (length - inside) / 3600;
         if (job != UINT32_MAX && inside > 0)
             win[sum->windows++] = (window){ from, to, (uint32_t)i, job };
@@ -880,12 +886,12 @@ int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, co
     a->request = *request;
     a->request.size = sizeof a->request;
     a->records = n;
-    if ((rc = table_grow(&tb, err)))
+    if ((rc = table_grow(&tb, err)) || (rc = rates_of(a, to, wo, po, err)))
         goto done;
-    rates_of(a, to, wo, po);
 
     totals sum;
-    if ((rc = records_pass(a, &tb, &sum, win, records, n, stride, tag_pairs, n_pairs, ntags, job_key, po, err)))
+    if ((rc = records_pass(a, &tb, &sum, win, records, n, stride, tag_pairs, n_pairs, ntags, job_key, po, err)) ||
+        (rc = tco__rates_need(&a->rates, sum.classes, to, po, err)))
         goto done;
     a->group = tb.g;
     a->groups = tb.count;

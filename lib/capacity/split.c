@@ -35,27 +35,36 @@ static double spot_overhead(const tco_obj *t, const tco_obj *w, const tco_obj *p
 /* What an accelerator-hour above the baseline costs: the interruptible
  * share on spot (with its overhead) where that beats on demand. */
 typedef struct {
+    double on_demand, reserved; /* the pricing table's, list prices resolved */
     double overhead, spot_rate, spot_share, elastic;
 } elastic_rates;
 
 static int rates_get(elastic_rates *r, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
 {
-    double od = P(ON_DEMAND_PER_ACCEL_HOUR);
+    /* The baseline is reserved, the rest on demand; spot is an option,
+     * left out where it has no price. */
+    rates given;
+    tco__rates(&given, t, p);
+    int rc = tco__rates_need(&given, 1u << TCO_CLASS_ON_DEMAND | 1u << TCO_CLASS_RESERVED, t, p, err);
+    if (rc)
+        return rc;
+    double od = r->on_demand = given.on_demand;
+    r->reserved = given.reserved;
     r->overhead = spot_overhead(t, w, p);
     if (!isfinite(r->overhead))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR,
                                "spot_interruptions_per_node_hour = %g reclaims the workload's job before it can checkpoint",
                                P(SPOT_INTERRUPTIONS_PER_NODE_HOUR));
-    r->spot_rate = P(SPOT_PER_ACCEL_HOUR) * (1 + r->overhead);
-    r->spot_share = r->spot_rate < od ? W(INTERRUPTIBLE_SHARE) : 0;
+    r->spot_rate = given.spot * (1 + r->overhead);
+    r->spot_share = r->spot_rate < od && !(given.missing >> TCO_CLASS_SPOT & 1) ? W(INTERRUPTIBLE_SHARE) : 0;
     r->elastic = (1 - r->spot_share) * od + r->spot_share * r->spot_rate;
     return TCO_OK;
 }
 
 /* Share of time demand may exceed the baseline at the optimum. */
-static double target_exceedance(const elastic_rates *r, const tco_obj *p)
+static double target_exceedance(const elastic_rates *r)
 {
-    return r->elastic > 0 ? fmin(1, P(RESERVED_PER_ACCEL_HOUR) / r->elastic) : 1;
+    return r->elastic > 0 ? fmin(1, r->reserved / r->elastic) : 1;
 }
 
 static int split_fill(tco_split *out, double b, const double *d, size_t n, double dt, const tco_obj *t,
@@ -65,7 +74,7 @@ static int split_fill(tco_split *out, double b, const double *d, size_t n, doubl
     int rc = rates_get(&r, t, w, p, err);
     if (rc)
         return rc;
-    double od = P(ON_DEMAND_PER_ACCEL_HOUR);
+    double od = r.on_demand;
 
     /* One pass: the three sums, the count above, the peak, and the check.
      * Blocks of BLOCK points are summed plainly (error about BLOCK x eps),
@@ -101,7 +110,7 @@ static int split_fill(tco_split *out, double b, const double *d, size_t n, doubl
     s.hours = (double)n * dt;
     s.exceedance = (double)above / (double)n;
     s.elastic_rate = r.elastic;
-    s.target_exceedance = target_exceedance(&r, p);
+    s.target_exceedance = target_exceedance(&r);
     s.demand_accelerator_hours = ksum_total(&all) * dt;
     s.reserved_accelerator_hours = b * s.hours;
     s.reserved_used_hours = ksum_total(&used) * dt;
@@ -110,13 +119,13 @@ static int split_fill(tco_split *out, double b, const double *d, size_t n, doubl
     s.spot_accelerator_hours = r.spot_share * elastic_hours;
     s.on_demand_accelerator_hours = elastic_hours - s.spot_accelerator_hours;
     s.spot_overhead_share = r.overhead;
-    s.fixed_cost = s.reserved_accelerator_hours * P(RESERVED_PER_ACCEL_HOUR);
+    s.fixed_cost = s.reserved_accelerator_hours * r.reserved;
     s.on_demand_cost = s.on_demand_accelerator_hours * od;
     s.spot_cost = s.spot_accelerator_hours * r.spot_rate;
     s.elastic_cost = s.on_demand_cost + s.spot_cost;
     s.total_cost = s.fixed_cost + s.elastic_cost;
     s.all_on_demand_cost = s.demand_accelerator_hours * od;
-    s.reserve_peak_cost = peak * s.hours * P(RESERVED_PER_ACCEL_HOUR);
+    s.reserve_peak_cost = peak * s.hours * r.reserved;
     s.savings_vs_on_demand = s.all_on_demand_cost - s.total_cost;
     s.savings_vs_peak = s.reserve_peak_cost - s.total_cost;
     if ((rc = tco__finite_result(&s.baseline, (sizeof s - offsetof(tco_split, baseline)) / sizeof(double), "demand",
@@ -164,7 +173,7 @@ int tco_capacity_split(tco_split *out, const double *demand, size_t n, double in
     elastic_rates r;
     if ((rc = rates_get(&r, &t->o, &w->o, &p->o, err)))
         return rc;
-    double allowed = floor(target_exceedance(&r, &p->o) * (double)n);
+    double allowed = floor(target_exceedance(&r) * (double)n);
     double b = 0;
     if (allowed < (double)n) {
         double *a = malloc(n * sizeof *a);

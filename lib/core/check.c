@@ -71,14 +71,14 @@ static int workload_check(const tco_obj *w, tco_error *err)
 
 static int pricing_check(const tco_obj *p, tco_error *err)
 {
-    if (P(RESERVED_PER_ACCEL_HOUR) > P(ON_DEMAND_PER_ACCEL_HOUR))
-        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_RESERVED_PER_ACCEL_HOUR,
-                               "reserved_per_accel_hour = %g is above on_demand_per_accel_hour = %g: allowed 0 to %g",
-                               P(RESERVED_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR));
-    if (P(SPOT_PER_ACCEL_HOUR) > P(ON_DEMAND_PER_ACCEL_HOUR))
-        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SPOT_PER_ACCEL_HOUR,
-                               "spot_per_accel_hour = %g is above on_demand_per_accel_hour = %g: allowed 0 to %g",
-                               P(SPOT_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR), P(ON_DEMAND_PER_ACCEL_HOUR));
+    /* Reserved and spot at most on demand where the table gives both; a
+     * stand-in is judged once the accelerator is known (rates.c). */
+    if (P(ON_DEMAND_PER_ACCEL_HOUR) != LIST_PRICE) {
+        rates r = { P(ON_DEMAND_PER_ACCEL_HOUR), fmax(0, P(RESERVED_PER_ACCEL_HOUR)), fmax(0, P(SPOT_PER_ACCEL_HOUR)), 0, 0 };
+        int rc = tco__rates_order(&r, err);
+        if (rc)
+            return rc;
+    }
     /* The building and its plant outlive the IT they hold, never the other
      * way round. */
     if (P(FACILITY_LIFE_YEARS) > 0 && P(FACILITY_LIFE_YEARS) < P(DEPRECIATION_YEARS))

@@ -151,6 +151,35 @@ int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_p
  * (passed through a cast). */
 int tco__kind_check(const tco_obj *o, int32_t kind, tco_error *err);
 
+/* ---- the rates a computation charges (rates.c) ------------------------- */
+
+/* A rate or price left at this stand-in (the table's default) is the
+ * accelerator's list price, which the catalogue gives in LIST_CURRENCY. */
+#define LIST_PRICE (-1.0)
+#define LIST_CURRENCY "USD"
+
+typedef struct rates {
+    double on_demand, reserved, spot; /* cur per accelerator-hour */
+    double capex;                     /* cur per accelerator */
+    unsigned missing; /* bit c: tco_price_class c (owned: capex) is a stand-in
+                       * with no list price (in this currency): 0 above */
+} rates;
+/* The pricing table's rates for topology t's accelerator, list prices in
+ * place of stand-ins (0 where there is none: see missing). */
+void tco__rates(rates *out, const tco_obj *t, const tco_obj *p);
+/* Reserved and spot at most on demand: freeze checks the rates a table
+ * gives, tco__rates_need those a computation uses. */
+int tco__rates_order(const rates *r, tco_error *err);
+/* The price classes (bits) the topology's mix of owned, reserved, spot and
+ * on demand uses. */
+unsigned tco__mix_classes(const tco_obj *t);
+/* TCO_OK, or a failure naming the rate of the first of `classes` (bits of
+ * tco_price_class) that has no list price to stand in for, or that is
+ * above on demand. */
+int tco__rates_need(const rates *r, unsigned classes, const tco_obj *t, const tco_obj *p, tco_error *err);
+/* Parameter ix's value v, or the rate in r that v stands in for. */
+double tco__rate_value(const rates *r, int ix, double v);
+
 /* ---- fingerprints (fingerprint.c) -------------------------------------- */
 
 /* XXH3-64 of a handle's canonical CBOR; and of three such, a scenario's. */

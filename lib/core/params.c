@@ -157,9 +157,16 @@ int tco__param_check(const param_row *r, double v, tco_error *err)
     default:
         break;
     }
+    if (v == r->def && v < r->lo) /* a stand-in (default_text says for what) */
+        return TCO_OK;
     if (v < r->lo || v > r->hi) {
         int unit = r->unit[0] && strcmp(r->unit, "1") != 0; /* counts and shares have none */
         char shown[32];
+        if (r->def < r->lo)
+            return tco__fail_param(err, TCO_E_RANGE, (int)(r - tco__params),
+                                   "%s = %s is out of range: allowed %g (%s), or %g to %g%s%s (%s)", r->name,
+                                   number_apart(shown, sizeof shown, v, r->lo, r->hi), r->def, r->deftext, r->lo,
+                                   r->hi, unit ? " " : "", unit ? r->unit : "", r->description);
         return tco__fail_param(err, TCO_E_RANGE, (int)(r - tco__params), "%s = %s is out of range: allowed %g to %g%s%s (%s)",
                                r->name, number_apart(shown, sizeof shown, v, r->lo, r->hi), r->lo, r->hi,
                                unit ? " " : "", unit ? r->unit : "", r->description);

@@ -50,10 +50,11 @@ static int price_at(variant *v, int ix, double x, double *total, double *unit)
 }
 
 /* The row of parameter ix: both sides, each priced only when it moved. */
-static void swing_row(tco_swing *s, variant *v, int ix, double share, const tco_estimate *base)
+static void swing_row(tco_swing *s, variant *v, int ix, double share, const tco_estimate *base, const rates *listed)
 {
     const param_row *r = &tco__params[ix];
-    double given = v->given[r->handle - 1]->v[ix];
+    /* A rate left to the accelerator swings about the list price it stands for. */
+    double given = tco__rate_value(listed, ix, v->given[r->handle - 1]->v[ix]);
     memset(s, 0, sizeof *s);
     s->size = sizeof *s;
     s->key = r->key;
@@ -104,8 +105,10 @@ int tco_sensitivity(tco_swing *out, size_t out_size, size_t cap, size_t *n, doub
     /* The scenario as given must price: every swing is measured against it,
      * and a refusal here is the caller's to see, with its message. */
     tco_estimate base;
+    rates listed;
     if ((rc = tco__estimate(&base, &t->o, &w->o, &p->o, err)))
         return rc;
+    tco__rates(&listed, &t->o, &p->o);
     size_t count = 0;
     for (int ix = 0; ix < IX_COUNT; ix++)
         count += (size_t)is_numeric(&tco__params[ix]);
@@ -126,7 +129,7 @@ int tco_sensitivity(tco_swing *out, size_t out_size, size_t cap, size_t *n, doub
     size_t m = 0;
     for (int ix = 0; ix < IX_COUNT; ix++)
         if (is_numeric(&tco__params[ix])) {
-            swing_row(&swing[m], &v, ix, share, &base);
+            swing_row(&swing[m], &v, ix, share, &base, &listed);
             order[m] = (int)m;
             m++;
         }

@@ -561,18 +561,20 @@ static double lcm(double a, double b)
     return a / x * b;
 }
 
-/* The classes the pricing table prices: on demand always (reserved and
- * spot cannot cost more), reserved and spot when they have a rate, owned
- * when the hardware has a price. */
-static int classes_of(int *cls, const tco_obj *p)
+/* The classes the pricing table prices: on demand always, reserved and
+ * spot when they have a rate no dearer (a class without a list price has
+ * 0: not offered), owned when the hardware has a price. */
+static int classes_of(int *cls, const tco_obj *t, const tco_obj *p)
 {
+    rates r;
+    tco__rates(&r, t, p);
     int n = 0;
     cls[n++] = TCO_CLASS_ON_DEMAND;
-    if (P(RESERVED_PER_ACCEL_HOUR) > 0)
+    if (r.reserved > 0 && r.reserved <= r.on_demand)
         cls[n++] = TCO_CLASS_RESERVED;
-    if (P(SPOT_PER_ACCEL_HOUR) > 0)
+    if (r.spot > 0 && r.spot <= r.on_demand)
         cls[n++] = TCO_CLASS_SPOT;
-    if (P(CAPEX_PER_ACCELERATOR) + P(CAPEX_PER_SERVER) > 0)
+    if (!(r.missing >> TCO_CLASS_OWNED & 1) && r.capex + P(CAPEX_PER_SERVER) > 0)
         cls[n++] = TCO_CLASS_OWNED;
     return n;
 }
@@ -678,7 +680,7 @@ int tco_size(tco_sizing *out, const tco_target *target, const tco_topology *t, c
     double B = target->budget > 0 ? target->budget : INFINITY;
     double rel = target->tolerance > 0 ? target->tolerance : DEFAULT_TOLERANCE;
     int both = target->deadline_days > 0 && target->budget > 0;
-    int cls[CLASSES] = { -1 }, n_cls = both ? classes_of(cls, &p->o) : 1;
+    int cls[CLASSES] = { -1 }, n_cls = both ? classes_of(cls, &t->o, &p->o) : 1;
 
     s.lo = s.K = 1;
     s.cuts = 0;

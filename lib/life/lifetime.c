@@ -101,11 +101,13 @@ typedef struct plan {
     double it_price, plant_price, maintenance, it_life, it_residual, plant_life, plant_residual;
 } plan;
 
-static void plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj *p, double goodput)
+static int plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj *p, double goodput, tco_error *err)
 {
     memset(pl, 0, sizeof *pl);
     hardware hw;
-    tco__cluster_hardware(&hw, t, w, p);
+    int rc = tco__cluster_hardware(&hw, t, w, p, err);
+    if (rc)
+        return rc;
     double N = T(ACCELERATORS), nodes = N / T(ACCELERATORS_PER_NODE), o = T(OWNED_SHARE);
     pl->N = N;
     pl->H = HOURS_PER_YEAR;
@@ -113,9 +115,9 @@ static void plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj 
     pl->o = o;
     pl->r = T(RESERVED_SHARE);
     pl->s = T(SPOT_SHARE);
-    pl->od = P(ON_DEMAND_PER_ACCEL_HOUR);
-    pl->spot = P(SPOT_PER_ACCEL_HOUR);
-    pl->reserved = P(RESERVED_PER_ACCEL_HOUR);
+    pl->od = hw.rates.on_demand;
+    pl->spot = hw.rates.spot;
+    pl->reserved = hw.rates.reserved;
     double kw = hw.it_kw / N, kwh = P(ELECTRICITY_PER_KWH);
     pl->power_h = kw * kwh;
     pl->cooling_h = kw * (T(PUE) - 1) * kwh;
@@ -160,6 +162,7 @@ static void plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj 
     pl->it_residual = P(RESIDUAL_SHARE);
     pl->plant_life = P(FACILITY_LIFE_YEARS) > 0 ? P(FACILITY_LIFE_YEARS) : P(DEPRECIATION_YEARS);
     pl->plant_residual = P(FACILITY_RESIDUAL_SHARE);
+    return TCO_OK;
 }
 
 /* Book value of what cost price, age years into a life written off
@@ -249,7 +252,8 @@ int tco_lifetime_compute(tco_lifetime *out, tco_lifetime_year *years, size_t yea
     if ((rc = tco__run_derive(&run, t, w, p, err)))
         return rc;
     plan pl;
-    plan_of(&pl, t, w, p, run.billed > 0 ? run.useful / run.billed : 1);
+    if ((rc = plan_of(&pl, t, w, p, run.billed > 0 ? run.useful / run.billed : 1, err)))
+        return rc;
 
     const tco_lifetime_request *q = request;
     double d = q->discount_rate, pv_hours = 0;

@@ -48,14 +48,16 @@ static double owned_per_year(const annuity *a, double price, double residual_sha
 void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_obj *w, const tco_obj *p)
 {
     annuity owned = annuity_of(p);
-    h->rental_rate = T(RESERVED_SHARE) * P(RESERVED_PER_ACCEL_HOUR) + T(SPOT_SHARE) * P(SPOT_PER_ACCEL_HOUR) +
-                     (1 - T(RESERVED_SHARE) - T(SPOT_SHARE)) * P(ON_DEMAND_PER_ACCEL_HOUR);
+    const rates *rate = &r->rates;
+    h->rates = *rate;
+    h->rental_rate = T(RESERVED_SHARE) * rate->reserved + T(SPOT_SHARE) * rate->spot +
+                     (1 - T(RESERVED_SHARE) - T(SPOT_SHARE)) * rate->on_demand;
     /* Event-driven operations (doc/model.md, section 3): an hour of it at an
      * engineer's rate; deploying an owned node is paid with its purchase. */
     double automated = 1 - P(AUTOMATION_SHARE);
     h->staff_hour = P(STAFF_PER_FTE_YEAR) / P(STAFF_HOURS_PER_FTE_YEAR);
     double deploy = automated * P(STAFF_HOURS_PER_NODE_DEPLOYED) * h->staff_hour;
-    h->accel_price = P(CAPEX_PER_ACCELERATOR) + (P(CAPEX_PER_SERVER) + deploy) / r->per_node;
+    h->accel_price = rate->capex + (P(CAPEX_PER_SERVER) + deploy) / r->per_node;
     h->owned_per_year = owned_per_year(&owned, h->accel_price, P(RESIDUAL_SHARE));
     h->it_kw = (r->N * r->tdp * W(POWER_DRAW_SHARE) + r->nodes * T(NODE_OVERHEAD_WATTS)) / 1000;
     h->plant_kw = (r->N * r->tdp + r->nodes * T(NODE_OVERHEAD_WATTS)) / 1000; /* sized for full load */
@@ -86,7 +88,7 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
     h->energy_share = h->rented_energy ? 1 : T(OWNED_SHARE);
 }
 
-void tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const tco_obj *p)
+int tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
 {
     /* tco__hardware reads the cluster, its nodes and the board power of a
      * run, nothing of the training. */
@@ -97,7 +99,12 @@ void tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, cons
     r.nodes = r.N / r.per_node;
     const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
     r.tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts; /* as run.c */
+    tco__rates(&r.rates, t, p);
+    int rc = tco__rates_need(&r.rates, tco__mix_classes(t), t, p, err);
+    if (rc)
+        return rc;
     tco__hardware(h, &r, t, w, p);
+    return TCO_OK;
 }
 
 double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, double runs)
@@ -154,7 +161,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     /* Fixed: what is paid for the held hours whatever they do: the owned
      * share's annuities and the reserved term; by the hour: on demand, spot
      * and energy. */
-    double compute_fixed = r->billed * (rented * T(RESERVED_SHARE) * P(RESERVED_PER_ACCEL_HOUR) +
+    double compute_fixed = r->billed * (rented * T(RESERVED_SHARE) * hw.rates.reserved +
                                         o * hw.owned_per_year / HOURS_PER_YEAR);
 
     /* The productive share stays in compute, power and cooling; the rest is

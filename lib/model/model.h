@@ -33,6 +33,7 @@ typedef struct train_run {
     double N, per_node, n;            /* cluster's and job's accelerators */
     double nodes, job_nodes, model_parallel;
     double peak, tdp, memory;         /* FLOP/s, W, B per accelerator */
+    rates rates;                      /* the pricing table's, list prices resolved */
     double ckpt, tokens;              /* B per checkpoint; tokens per run */
     double hot_need, hot_cap;         /* B on the hot tier: needed, provisioned (0: as needed) */
     double flops, hw_flops;           /* model and hardware FLOPs per run */
@@ -68,6 +69,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
  * prices it (doc/model.md, section 3); the comparison's break-even figures
  * read the same numbers. Annuities are cur per year of one item. */
 typedef struct hardware {
+    rates rates;           /* the run's: the pricing table's, list prices resolved */
     double rental_rate;    /* cur per rented accelerator-hour: reserved, spot and on demand blended */
     double accel_price;    /* cur: one accelerator with its share of the server and its deployment */
     double owned_per_year; /* one accelerator with its share of the server */
@@ -90,8 +92,9 @@ typedef struct hardware {
 
 void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_obj *w, const tco_obj *p);
 /* The same for the whole cluster, without a run: what an attribution and
- * a lifetime price (no training shape is derived, so none can fail). */
-void tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const tco_obj *p);
+ * a lifetime price (no training shape is derived, so only the rates can
+ * fail). */
+int tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err);
 
 /* What is paid once (cur), the one-off part of the indirect category
  * (doc/model.md, section 3): migration and learning as given and as

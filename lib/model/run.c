@@ -171,6 +171,11 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
                                acc->name);
     double tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts;
     double memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
+    rates rate;
+    tco__rates(&rate, t, p);
+    int rc = tco__rates_need(&rate, tco__mix_classes(t), t, p, err);
+    if (rc)
+        return rc;
 
     /* Storage the run needs on the hot tier. */
     double ckpt = checkpoint_size(w);
@@ -300,7 +305,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
 
     /* Memory per accelerator and what the layout allows. */
     layout lay;
-    int rc = layout_of(&lay, &flags, t, w, &sh, n, per_node, model_parallel, peak, flops, hw_flops, tokens, memory,
+    rc = layout_of(&lay, &flags, t, w, &sh, n, per_node, model_parallel, peak, flops, hw_flops, tokens, memory,
                        err);
     if (rc)
         return rc;
@@ -325,6 +330,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     r->peak = peak;
     r->tdp = tdp;
     r->memory = memory;
+    r->rates = rate;
     r->ckpt = ckpt;
     r->tokens = tokens;
     r->hot_need = hot_need;

@@ -183,6 +183,9 @@ static void test_split_spot(void **state)
     assert_int_equal(tco_topology_new(&s.t, NULL), TCO_OK);
     assert_int_equal(tco_workload_new(&s.w, NULL), TCO_OK);
     assert_int_equal(tco_pricing_new(&s.p, NULL), TCO_OK);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 2);
     SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0.5);
     SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 0);
     scen_freeze(&s);
@@ -198,12 +201,28 @@ static void test_split_spot(void **state)
     assert_int_equal(tco_topology_new(&s.t, NULL), TCO_OK);
     assert_int_equal(tco_workload_new(&s.w, NULL), TCO_OK);
     assert_int_equal(tco_pricing_new(&s.p, NULL), TCO_OK);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 2);
     SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0.5);
     SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 0.5);
     scen_freeze(&s);
     assert_int_equal(tco_capacity_split_at(&x, 0, d, 4, 1, s.t, s.w, s.p, NULL), TCO_OK);
     assert_true(x.spot_overhead_share > 1); /* 2 x (1 + overhead) > 4 */
     assert_true(x.spot_accelerator_hours == 0 && x.elastic_rate == 4);
+    scen_free(&s);
+
+    /* At list prices H100 has no spot rate: spot is not offered, and the
+     * split prices its baseline and the rest at the list's reserved and
+     * on-demand rates (AWS p5.48xlarge over 8: 31.464 / 8, 55.04 / 8). */
+    assert_int_equal(tco_topology_new(&s.t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_new(&s.w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&s.p, NULL), TCO_OK);
+    SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0.5);
+    scen_freeze(&s);
+    assert_int_equal(tco_capacity_split_at(&x, 5, d, 4, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.spot_accelerator_hours == 0 && x.elastic_rate == 55.04 / 8);
+    assert_rel(x.target_exceedance, 31.464 / 55.04, 1e-15);
+    assert_rel(x.total_cost, 5 * 4 * 31.464 / 8 + 10 * 55.04 / 8, 1e-15);
     scen_free(&s);
 }
 

@@ -183,6 +183,8 @@ static void scen_of(scen *s, const run_row *r)
         SP(s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, r->rate);
         SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, r->rate);
         SP(s, TCO_P_SPOT_PER_ACCEL_HOUR, r->rate);
+    } else if (strcmp(r->accelerator, "custom") == 0) { /* no list price: the time alone */
+        SP(s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 0);
     }
 }
 

@@ -425,12 +425,13 @@ static void test_both_cheapest_class(void **state)
     (void)state;
     scen s;
     scen_new(&s);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 2); /* H100 has no spot list price: every class priced */
     scen_freeze(&s);
     const double days = 30;
     tco_sizing per[4];
     for (int c = 0; c < 4; c++)
         per[c] = class_answer(&s, c, days);
-    /* the classes, as the default prices make them: owned cheapest, spot
+    /* the classes, as H100's list prices make them: owned cheapest, spot
      * the slowest (its reclaims are failures) */
     assert_int_equal(per[TCO_CLASS_OWNED].feasible, 1);
     for (int c = 0; c < 3; c++)
@@ -486,6 +487,7 @@ static void test_both_cheapest_class(void **state)
     SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
     SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
     SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 0);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 2);
     scen_freeze(&s);
     r = sized(&s, &g);
     assert_int_equal(r.price_class, TCO_CLASS_SPOT);

@@ -96,6 +96,8 @@ def main():
     check("cost.compute" in rows and "waste.idle" in rows, "csv nested names")
     rc, out, _ = run("report")
     check(rc == 0 and b"total" in out and b"scenario fingerprint" in out, "table report")
+    check(b"H100-SXM's list price" in out and b"H100-SXM has no list price" in out,
+          "table report: the rates charged and where they come from")
     expect(["report", "--format", "cbor", "-o", path("r.cbor")], 0)
     check(os.path.getsize(path("r.cbor")) > 500, "report --format cbor -o writes the result")
 
@@ -136,8 +138,12 @@ def main():
         "format": "libtco-scenario", "version": 1,
         "topology": {"accelerators": 2048, "pue": 1, "cooling": "liquid"},
         "workload": {"checkpoint_async": True, "mfu": 0.5},
-        "pricing": {"currency": "EUR"}}))
+        "pricing": {"currency": "EUR", "on_demand_per_accel_hour": 6}}))
     expect(["report", hand], 0)
+    # List prices are in USD: in another currency a rate left to them is named.
+    listed = write("listed.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                              "pricing": {"currency": "EUR"}}))
+    expect(["report", listed], 1, listed, "on_demand_per_accel_hour", "USD", "EUR")
 
     # Refusals: the file, the key and the problem; exit 1.
     def bad(name, doc, *needles):
@@ -289,7 +295,8 @@ def compare_checks(path, write):
     expect(["compare"], 2, "at least two")
     expect(["compare", default, migrated, "--format", "cbor"], 2, "--format cbor")
     expect(["compare", default, migrated, "--share", "0.1"], 2, "--share")
-    eur = write("eur.json", json.dumps({"format": "libtco-scenario", "version": 1, "pricing": {"currency": "EUR"}}))
+    eur = write("eur.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                        "pricing": {"currency": "EUR", "on_demand_per_accel_hour": 6}}))
     expect(["compare", default, moe, eur], 1, eur, "EUR", "USD", "one currency")
     bad = write("cmp-bad.json", json.dumps({"format": "libtco-scenario", "version": 1,
                                             "workload": {"tensor_parallel": 3}}))
@@ -359,8 +366,12 @@ def attribute_checks(write):
     """tco attribute: every format adds up to the bill in cents, the rules
     do what they say, and a refused row or option is named."""
     usage = write("usage.csv", USAGE_CSV)
+    # H100 has no spot list price: the records' spot hours need one set.
+    expect(["attribute", usage, "--by", "project"], 1, "spot_per_accel_hour", "H100-SXM")
+    priced = write("priced.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                              "pricing": {"spot_per_accel_hour": 2}}))
     day = ["--period", "2026-11-01,2026-11-02"]
-    rc, out, err = run("attribute", usage, "--by", "project", *day, "--format", "json")
+    rc, out, err = run("attribute", usage, priced, "--by", "project", *day, "--format", "json")
     check(rc == 0 and "line 4" in err and "banana" in err, "attribute: the refused row is named on stderr")
     d = json.loads(out)
     bill, groups = d["bill"], d["groups"]
@@ -374,21 +385,21 @@ def attribute_checks(write):
     # 24 h, 48 accelerator-hours held: 8 x 2 + 16 x 1.5 + 4 x 2.
     check(bill["period_hours"] == 24 and bill["held_accelerator_hours"] == 48, "attribute json: the hours")
 
-    rc, out, _ = run("attribute", usage, "--by", "project,user", *day, "--format", "csv")
+    rc, out, _ = run("attribute", usage, priced, "--by", "project,user", *day, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out.decode())))
     check(rc == 0 and list(rows[0])[:4] == ["project", "user", "total_cents", "direct_cents"], "attribute csv: header")
     check(sum(int(r["total_cents"]) for r in rows) == bill["total_cents"] and rows[1]["project"] == "vision, eval",
           "attribute csv: the pairs add up to the same bill")
-    rc, out, _ = run("attribute", usage, "--by", "project", *day)
+    rc, out, _ = run("attribute", usage, priced, "--by", "project", *day)
     text = out.decode()
     check(rc == 0 and "bill" in text and "llama" in text and "(none)" in text, "attribute table")
 
-    rc, out, _ = run("attribute", usage, "--by", "user", *day, "--idle-rule", "owner", "--owner", "alice",
+    rc, out, _ = run("attribute", usage, priced, "--by", "user", *day, "--idle-rule", "owner", "--owner", "alice",
                      "--format", "json")
     d = json.loads(out)
     alice = next(g for g in d["groups"] if g["user"] == "alice")
     check(alice["idle_cents"] == d["bill"]["idle_cents"], "attribute --idle-rule owner: the owner takes all idle")
-    rc, out, _ = run("attribute", usage, "--by", "user", *day, "--idle-rule", "even", "--format", "json")
+    rc, out, _ = run("attribute", usage, priced, "--by", "user", *day, "--idle-rule", "even", "--format", "json")
     idle = [g["idle_cents"] for g in json.loads(out)["groups"]]
     check(max(idle) - min(idle) <= 1, "attribute --idle-rule even: even to the cent")
 
@@ -398,16 +409,16 @@ def attribute_checks(write):
     check(rc == 0 and d["bill"]["records"] == 2 and d["bill"]["held_accelerator_hours"] == 8 * 2 + 2 * 1,
           "attribute: sacct found by its '|', steps skipped, the period the records' span")
 
-    expect(["attribute", usage, "--by", "project", "--strict"], 1, "line 4")
-    expect(["attribute", usage, "--by", "team"], 1, "--by team", "project, user")
-    expect(["attribute", usage, "--by", "user", "--idle-rule", "owner", "--owner", "dave"], 1, "--owner dave")
-    expect(["attribute", usage], 2, "--by")
-    expect(["attribute", usage, "--by", "a,b,c"], 2, "one tag key or two")
-    expect(["attribute", usage, "--by", "user", "--idle-rule", "fair"], 2, "usage, even or owner")
-    expect(["attribute", usage, "--by", "user", "--period", "2026-11-02,2026-11-01"], 2, "after the start")
-    expect(["attribute", usage, "--by", "user", "--period", "yesterday"], 2, "--period")
-    expect(["attribute", usage, "--by", "user", "--period", "2026-02-29,2026-03-01"], 2, "--period")  # not a leap year
-    expect(["attribute", usage, "--by", "user", "--records", "xlsx"], 2, "csv or sacct")
+    expect(["attribute", usage, priced, "--by", "project", "--strict"], 1, "line 4")
+    expect(["attribute", usage, priced, "--by", "team"], 1, "--by team", "project, user")
+    expect(["attribute", usage, priced, "--by", "user", "--idle-rule", "owner", "--owner", "dave"], 1, "--owner dave")
+    expect(["attribute", usage, priced], 2, "--by")
+    expect(["attribute", usage, priced, "--by", "a,b,c"], 2, "one tag key or two")
+    expect(["attribute", usage, priced, "--by", "user", "--idle-rule", "fair"], 2, "usage, even or owner")
+    expect(["attribute", usage, priced, "--by", "user", "--period", "2026-11-02,2026-11-01"], 2, "after the start")
+    expect(["attribute", usage, priced, "--by", "user", "--period", "yesterday"], 2, "--period")
+    expect(["attribute", usage, priced, "--by", "user", "--period", "2026-02-29,2026-03-01"], 2, "--period")  # not a leap year
+    expect(["attribute", usage, priced, "--by", "user", "--records", "xlsx"], 2, "csv or sacct")
     expect(["attribute"], 2, "RECORDS")
     expect(["report", "--by", "user"], 2, "--by is not offered here")
 
@@ -460,7 +471,7 @@ def waste_checks():
     check(sum(round(float(r["BilledCost"]) * 100) for r in rows) == bill["total_cents"], "focus: to the cent")
     expect(["attribute", records, "--by", "team", "--format", "focus", "--focus", "bank=x"], 2, "NAME=VALUE")
     expect(["attribute", records, "--by", "team", "--focus", "region_id=x"], 2, "give --format focus")
-    expect(["attribute", records, "--by", "team", "--format", "focus", "--focus", "region_id=a\tb"], 1,
+    expect(["attribute", records, cluster, "--by", "team", "--format", "focus", "--focus", "region_id=a\tb"], 1,
            "request.region_id")
     expect(["waste", records, "--focus", "region_id=x"], 2, "not offered here")
     rc, out, _ = run("waste", records, cluster, *month, "--format", "csv")

@@ -463,8 +463,9 @@ static int records_command(const cmd_args *a, int waste)
 {
     char by[2 * TCO_TAG_MAX + 2];
     job j = { .path = a->pos[0], .label = scenario_label(a->pos[1]) };
+    tco_focus_request fq; /* a misspelt --focus is told before any work */
     int rc = !a->by && waste ? 0 : keys_of(a->by, by, sizeof by, &j);
-    if (rc)
+    if (rc || (!waste && (rc = focus_request_of(a, &fq)) != 0))
         return rc;
     if (a->records && strcmp(a->records, "csv") != 0 && strcmp(a->records, "sacct") != 0)
         return usage("--records takes csv or sacct, not %s", a->records);

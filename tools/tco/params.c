@@ -29,11 +29,14 @@ static int textual(const tco_param_info *in)
     return in->type == TCO_TYPE_TEXT || in->type == TCO_TYPE_CHOICE;
 }
 
-/* The default as the page shows it: `text`, or the number. */
+/* The default as the page shows it: `text`, the number, or a stand-in
+ * with what it stands for. */
 static const char *default_shown(char *buf, size_t cap, const tco_param_info *in, int quoted)
 {
     if (textual(in))
         snprintf(buf, cap, quoted ? "`%s`" : "%s", in->default_text);
+    else if (in->default_value < in->min_value)
+        snprintf(buf, cap, "%.10g (%s)", in->default_value, in->default_text);
     else
         snprintf(buf, cap, "%.10g", in->default_value);
     return buf;
@@ -48,6 +51,8 @@ static const char *allowed(char *buf, size_t cap, const tco_param_info *in, int 
         snprintf(buf, cap, "text, under %d bytes", TCO_TEXT_MAX);
     else if (in->type == TCO_TYPE_BOOL)
         snprintf(buf, cap, "0 or 1");
+    else if (in->default_value < in->min_value) /* a stand-in */
+        snprintf(buf, cap, "%.10g, or %.10g to %.10g", in->default_value, in->min_value, in->max_value);
     else
         snprintf(buf, cap, "%.10g to %.10g%s", in->min_value, in->max_value,
                  in->type == TCO_TYPE_INT ? ", whole" : "");

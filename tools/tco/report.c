@@ -19,7 +19,29 @@ static size_t named_count(int32_t type)
     return type == TCO_FIELD_CATEGORIES ? tco_category_count() : tco_waste_count();
 }
 
-static void report_table(FILE *f, const tco_estimate *e, const char *path)
+/* The four rates the estimate charged and where each comes from: the
+ * pricing table, or the accelerator's list price its -1 stands for. */
+static void rates_table(FILE *f, const scenario *s)
+{
+    static const int32_t keys[] = { TCO_P_ON_DEMAND_PER_ACCEL_HOUR, TCO_P_RESERVED_PER_ACCEL_HOUR,
+                                    TCO_P_SPOT_PER_ACCEL_HOUR, TCO_P_CAPEX_PER_ACCELERATOR };
+    const char *model = "";
+    tco_topology_get_text(s->t, TCO_P_ACCELERATOR_MODEL, &model, NULL);
+    fprintf(f, "\n  %-36s %24s  %s\n", "rate", "charged", "from");
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        tco_param_info in = { .size = sizeof in };
+        double given = 0, r = 0;
+        char v[40];
+        tco_param_info_get(&in, keys[i], NULL);
+        tco_pricing_get(s->p, keys[i], &given, NULL);
+        int listed = given < in.min_value, ok = tco_rate(&r, keys[i], s->t, s->p, NULL) == TCO_OK;
+        snprintf(v, sizeof v, ok ? "%.10g" : "none", r);
+        fprintf(f, "  %-36s %24s  %s%s\n", in.name, v, listed ? model : "the pricing table",
+                listed ? (ok ? "'s list price" : " has no list price") : "");
+    }
+}
+
+static void report_table(FILE *f, const tco_estimate *e, const char *path, const scenario *s)
 {
     char a[40], b[40];
     fprintf(f, "libtco %s: %s\nscenario fingerprint %016llx\n\n", tco_version_string(), scenario_label(path),
@@ -58,6 +80,7 @@ static void report_table(FILE *f, const tco_estimate *e, const char *path)
         if ((e->flags >> bit & 1) && tco_estimate_flag_name((uint64_t)1 << bit))
             fprintf(f, "  %-36s %s\n", tco_estimate_flag_name((uint64_t)1 << bit),
                     tco_estimate_flag_description((uint64_t)1 << bit));
+    rates_table(f, s);
 }
 
 /* The same keys and nesting as the CBOR result. */
@@ -141,17 +164,21 @@ int cmd_report(const cmd_args *a)
         scenario_free(&s);
         return EXIT_REJECTED;
     }
-    scenario_free(&s);
-    if (strcmp(format, "cbor") == 0)
+    if (strcmp(format, "cbor") == 0) {
+        scenario_free(&s);
         return write_cbor(out, save_estimate, &e);
+    }
     FILE *f = open_text(out);
-    if (!f)
+    if (!f) {
+        scenario_free(&s);
         return EXIT_IO;
+    }
     if (strcmp(format, "json") == 0)
         report_json(f, &e);
     else if (strcmp(format, "csv") == 0)
         report_csv(f, &e);
     else
-        report_table(f, &e, a->pos[0]);
+        report_table(f, &e, a->pos[0], &s);
+    scenario_free(&s);
     return close_text(f, out);
 }

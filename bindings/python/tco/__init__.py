@@ -24,6 +24,7 @@ from .decide import (DISTRIBUTIONS, SERIES, Bands, Comparison, Distribution, Opt
 from .records import Attribution, Records, attribute, from_pandas, read_csv, read_sacct
 from .waste import Waste, find_waste
 from .lifetime import Lifetime, lifetime
+from .catalogue import accelerators, rate
 
 __version__ = ffi.string(lib.tco_version_string()).decode()
 if __version__.split(".")[0] != ffi.string(lib.tco_version_header()).decode().split(".")[0]:

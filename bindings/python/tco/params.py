@@ -42,6 +42,7 @@ class Param:
     max: Optional[float]
     choices: Tuple[str, ...]
     choice_values: Tuple[float, ...]
+    stands_for: str = ""   # a default below min is a stand-in: what it stands for
 
     @property
     def numeric(self):
@@ -53,10 +54,14 @@ class Param:
             allowed = "one of " + ", ".join(self.choices)
         elif self.type == TYPE_TEXT:
             allowed = "text"
+        elif self.stands_for:
+            allowed = f"{self.default:g}, or {self.min:g} to {self.max:g}"
         else:
             allowed = f"{self.min:g} to {self.max:g}"
         unit = f" [{self.unit}]" if self.unit not in ("", "1") else ""
         default = repr(self.default) if isinstance(self.default, str) else f"{self.default:g}"
+        if self.stands_for:
+            default += f": {self.stands_for}"
         return f"{self.name}{unit}: {self.description} (default {default}; {allowed})"
 
 
@@ -86,6 +91,7 @@ def _load():
             max=None if info.type == lib.TCO_TYPE_TEXT else info.max_value,
             choices=tuple(choices),
             choice_values=tuple(values),
+            stands_for="" if text or info.default_value >= info.min_value else ffi.string(info.default_text).decode(),
         )
         table[p.name] = p
     return table

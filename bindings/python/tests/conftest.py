@@ -12,9 +12,15 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "tests" / "golden"
 
 
+# The illustrative rates of libtco 1.0, which hand-worked values assume:
+# since 1.1 a rate left unset is the accelerator's list price.
+RATES_1_0 = dict(on_demand_per_accel_hour=4, reserved_per_accel_hour=2.5, spot_per_accel_hour=2,
+                 capex_per_accelerator=25000)
+
+
 @pytest.fixture
 def scenario():
-    return tco.Topology(), tco.Workload(), tco.Pricing()
+    return tco.Topology(), tco.Workload(), tco.Pricing(**RATES_1_0)
 
 
 # The built-in scenario of libtco 1.0, which hand-worked values assume: since
@@ -26,7 +32,7 @@ SCENARIO_1_0 = dict(layers=80, hidden_size=8192, seq_len=4096, attention="full",
 
 @pytest.fixture
 def scenario_1_0():
-    return tco.Topology(), tco.Workload(**SCENARIO_1_0), tco.Pricing()
+    return tco.Topology(), tco.Workload(**SCENARIO_1_0), tco.Pricing(**RATES_1_0)
 
 
 @pytest.fixture

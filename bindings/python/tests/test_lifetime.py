@@ -5,6 +5,7 @@ import pytest
 from matplotlib.axes import Axes
 
 import tco
+from conftest import RATES_1_0
 
 H = 8766  # the library's year, in hours
 # A run that fits on 8 accelerators: its goodput makes used hours effective.
@@ -13,7 +14,7 @@ SMALL = dict(params_total=7e9, params_active=7e9, job_accelerators=8, tensor_par
 
 @pytest.fixture
 def reserved():
-    return tco.Topology(accelerators=8, reserved_share=1), tco.Workload(**SMALL), tco.Pricing()
+    return tco.Topology(accelerators=8, reserved_share=1), tco.Workload(**SMALL), tco.Pricing(**RATES_1_0)
 
 
 def test_reserved_term(reserved):

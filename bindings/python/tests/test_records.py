@@ -8,6 +8,7 @@ import pytest
 from matplotlib.axes import Axes
 
 import tco
+from conftest import RATES_1_0
 
 # The CSV example of doc/records.md, one refused row and an untagged record.
 CSV = b"""start,end,accelerators,utilisation,price_class,state,storage_hot_gb_hours,tag.project,tag.user
@@ -31,7 +32,7 @@ def records():
 
 @pytest.fixture
 def cluster():
-    return tco.Topology(accelerators=64), tco.Workload(), tco.Pricing()
+    return tco.Topology(accelerators=64), tco.Workload(), tco.Pricing(**RATES_1_0)
 
 
 def test_csv_records(records, tmp_path):

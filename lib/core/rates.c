@@ -1,0 +1,127 @@
+/* The rates a computation charges: the pricing table's, or, where it leaves
+ * one at its stand-in -1, the list price of the topology's accelerator
+ * (catalogue.c; doc/model.md, "List prices"). Resolved at each computation,
+ * since the pricing table does not know the accelerator, so that changing
+ * accelerator_model never keeps the old model's price. A class without a
+ * list price is not offered: a computation that uses it fails naming the
+ * rate, one that only weighs it as an option (spot in the capacity split,
+ * the classes sizing tries) leaves it out. */
+#include <string.h>
+
+#include "core/core.h"
+
+/* The rate of each tco_price_class (capex for owned). */
+static const int class_rate[4] = { IX_ON_DEMAND_PER_ACCEL_HOUR, IX_RESERVED_PER_ACCEL_HOUR, IX_SPOT_PER_ACCEL_HOUR,
+                                   IX_CAPEX_PER_ACCELERATOR };
+
+static double list_price(const tco_accelerator *acc, int cls)
+{
+    switch (cls) {
+    case TCO_CLASS_ON_DEMAND: return acc->on_demand_per_accel_hour;
+    case TCO_CLASS_RESERVED: return acc->reserved_per_accel_hour;
+    case TCO_CLASS_SPOT: return acc->spot_per_accel_hour;
+    default: return acc->capex_per_accelerator;
+    }
+}
+
+int tco__rates_order(const rates *r, tco_error *err)
+{
+    if (r->reserved > r->on_demand)
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_RESERVED_PER_ACCEL_HOUR,
+                               "reserved_per_accel_hour = %g is above on_demand_per_accel_hour = %g: allowed 0 to %g",
+                               r->reserved, r->on_demand, r->on_demand);
+    if (r->spot > r->on_demand)
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SPOT_PER_ACCEL_HOUR,
+                               "spot_per_accel_hour = %g is above on_demand_per_accel_hour = %g: allowed 0 to %g",
+                               r->spot, r->on_demand, r->on_demand);
+    return TCO_OK;
+}
+
+void tco__rates(rates *out, const tco_obj *t, const tco_obj *p)
+{
+    const tco_accelerator *acc = tco__catalogue_find((int32_t)t->v[IX_ACCELERATOR_MODEL]);
+    int listed = strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) == 0;
+    double v[4];
+    unsigned missing = 0;
+    for (int c = 0; c < 4; c++) {
+        v[c] = p->v[class_rate[c]];
+        if (v[c] == LIST_PRICE) {
+            v[c] = listed ? list_price(acc, c) : 0;
+            if (!(v[c] > 0))
+                missing |= 1u << c;
+        }
+    }
+    rates r = { v[TCO_CLASS_ON_DEMAND], v[TCO_CLASS_RESERVED], v[TCO_CLASS_SPOT], v[TCO_CLASS_OWNED], missing };
+    *out = r;
+}
+
+unsigned tco__mix_classes(const tco_obj *t)
+{
+    double o = t->v[IX_OWNED_SHARE], rs = t->v[IX_RESERVED_SHARE], sp = t->v[IX_SPOT_SHARE];
+    unsigned used = o > 0 ? 1u << TCO_CLASS_OWNED : 0;
+    if (o < 1)
+        used |= (rs + sp < 1 ? 1u << TCO_CLASS_ON_DEMAND : 0) | (rs > 0 ? 1u << TCO_CLASS_RESERVED : 0) |
+                (sp > 0 ? 1u << TCO_CLASS_SPOT : 0);
+    return used;
+}
+
+int tco__rates_need(const rates *r, unsigned classes, const tco_obj *t, const tco_obj *p, tco_error *err)
+{
+    /* Reserved and spot, where used, at most on demand (a list price may
+     * be above a rate the table gives). */
+    rates used = { r->on_demand, classes >> TCO_CLASS_RESERVED & 1 ? r->reserved : 0,
+                   classes >> TCO_CLASS_SPOT & 1 ? r->spot : 0, 0, 0 };
+    unsigned lacking = r->missing & classes;
+    if (!lacking)
+        return tco__rates_order(&used, err);
+    int c = 0;
+    while (!(lacking >> c & 1))
+        c++;
+    const param_row *row = &tco__params[class_rate[c]];
+    const tco_accelerator *acc = tco__catalogue_find((int32_t)t->v[IX_ACCELERATOR_MODEL]);
+    if (strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) != 0 && list_price(acc, c) > 0)
+        return tco__fail_param(err, TCO_E_INCONSISTENT, class_rate[c],
+                               "%s = -1 asks for the accelerator's list price, in " LIST_CURRENCY
+                               ", but currency = %s: set the rate in %s",
+                               row->name, p->text[IX_CURRENCY], p->text[IX_CURRENCY]);
+    return tco__fail_param(err, TCO_E_INCONSISTENT, class_rate[c],
+                           "%s = -1 asks for the accelerator's list price, but %s has none: set it, 0 or more",
+                           row->name, acc->id == TCO_ACCEL_CUSTOM ? "accelerator_model = custom" : acc->name);
+}
+
+double tco__rate_value(const rates *r, int ix, double v)
+{
+    if (v != LIST_PRICE)
+        return v;
+    switch (ix) {
+    case IX_ON_DEMAND_PER_ACCEL_HOUR: return r->on_demand;
+    case IX_RESERVED_PER_ACCEL_HOUR: return r->reserved;
+    case IX_SPOT_PER_ACCEL_HOUR: return r->spot;
+    case IX_CAPEX_PER_ACCELERATOR: return r->capex;
+    default: return v;
+    }
+}
+
+int tco_rate(double *out, int32_t key, const tco_topology *topology, const tco_pricing *pricing, tco_error *err)
+{
+    if (!out || !topology || !pricing)
+        return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : !topology ? "topology" : "pricing");
+    int rc;
+    if ((rc = tco__kind_check(&topology->o, TCO_HANDLE_TOPOLOGY, err)) ||
+        (rc = tco__kind_check(&pricing->o, TCO_HANDLE_PRICING, err)))
+        return rc;
+    int cls = 0;
+    while (cls < 4 && tco__params[class_rate[cls]].key != key)
+        cls++;
+    if (cls == 4)
+        return tco__fail(err, TCO_E_RANGE,
+                         "key %d is not a rate: allowed on_demand_per_accel_hour, reserved_per_accel_hour, "
+                         "spot_per_accel_hour, capex_per_accelerator",
+                         (int)key);
+    rates r;
+    tco__rates(&r, &topology->o, &pricing->o);
+    if ((rc = tco__rates_need(&r, 1u << cls, &topology->o, &pricing->o, err)))
+        return rc;
+    *out = tco__rate_value(&r, class_rate[cls], LIST_PRICE);
+    return TCO_OK;
+}
