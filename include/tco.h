@@ -296,7 +296,8 @@ typedef enum tco_param {
     TCO_P_RISK_PROBABILITY = 3062,
     TCO_P_RISK_IMPACT = 3063,
     TCO_P_INDIRECT_SPREAD_RUNS = 3064,
-    TCO_P_RENTAL_INCLUDES_POWER = 3065
+    TCO_P_RENTAL_INCLUDES_POWER = 3065,
+    TCO_P_FABRIC_RESIDUAL_SHARE = 3066
 } tco_param;
 
 /* Everything the table says of one parameter. The strings are static. */

@@ -204,6 +204,6 @@ func ExampleComputeLifetime() {
 			life.CostPerEffectiveAcceleratorHour)
 	}
 	// Output:
-	// owned    year 1: 17.2M, 96% fixed, 4.7M unused; NPV 69.8M; 2.81 per effective hour
+	// owned    year 1: 17.2M, 96% fixed, 4.7M unused; NPV 70.2M; 2.81 per effective hour
 	// reserved year 1: 36.1M, 100% fixed, 10.6M unused; NPV 144.2M; 5.90 per effective hour
 }

@@ -99,6 +99,7 @@ typedef struct plan {
     double goodput;                  /* effective share of a used accelerator-hour */
     /* Cash: prices of what is bought, and the yearly maintenance. */
     double it_price, plant_price, maintenance, it_life, it_residual, plant_life, plant_residual;
+    double fabric_price, fabric_residual; /* of it_price, the fabric's */
 } plan;
 
 static int plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj *p, double goodput, tco_error *err)
@@ -160,6 +161,8 @@ static int plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj *
     pl->maintenance = P(MAINTENANCE_SHARE_PER_YEAR);
     pl->it_life = P(DEPRECIATION_YEARS);
     pl->it_residual = P(RESIDUAL_SHARE);
+    pl->fabric_price = o * hw.fabric_capex;
+    pl->fabric_residual = P(FABRIC_RESIDUAL_SHARE);
     pl->plant_life = P(FACILITY_LIFE_YEARS) > 0 ? P(FACILITY_LIFE_YEARS) : P(DEPRECIATION_YEARS);
     pl->plant_residual = P(FACILITY_RESIDUAL_SHARE);
     return TCO_OK;
@@ -171,6 +174,14 @@ static double book(double price, double age, double life, double residual)
 {
     double left = age < life ? 1 - age / life : 0;
     return price * (residual + (1 - residual) * left);
+}
+
+/* What the owned IT (the accelerators with their servers, and the fabric,
+ * each at its residual) is worth age years into its life. */
+static double it_book(const plan *pl, double age)
+{
+    return book(pl->it_price - pl->fabric_price, age, pl->it_life, pl->it_residual) +
+           book(pl->fabric_price, age, pl->it_life, pl->fabric_residual);
 }
 
 /* Year y (1-based) at utilisation u into *out (this version's struct). */
@@ -277,11 +288,11 @@ int tco_lifetime_compute(tco_lifetime *out, tco_lifetime_year *years, size_t yea
         if (y == 1)
             yr.capex = pl.it_price + pl.plant_price;
         if (refreshed)
-            yr.capex = pl.it_price - book(pl.it_price, R, pl.it_life, pl.it_residual);
+            yr.capex = pl.it_price - it_book(&pl, R);
         double annuities = pl.owned_fixed - pl.colocation;
         yr.running = yr.total - annuities + pl.maintenance * (pl.it_price + pl.plant_price);
         if (y == q->years)
-            yr.salvage = book(pl.it_price, it_age_end, pl.it_life, pl.it_residual) +
+            yr.salvage = it_book(&pl, it_age_end) +
                          book(pl.plant_price, y, pl.plant_life, pl.plant_residual);
         double start = pow(1 + d, -(double)(y - 1)), end = pow(1 + d, -(double)y);
         yr.present_value = yr.capex * start + (yr.running - yr.salvage) * end;

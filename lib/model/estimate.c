@@ -73,7 +73,7 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
                            12 * h->plant_kw * P(COLOCATION_PER_KW_MONTH);
     const fabric *f = &t->d.fabric; /* sized at freeze */
     h->fabric_capex = f->switches * P(SWITCH_PRICE) + f->optics * P(OPTIC_PRICE) + f->links * P(CABLE_PRICE);
-    h->fabric_per_year = owned_per_year(&owned, h->fabric_capex, 0);
+    h->fabric_per_year = owned_per_year(&owned, h->fabric_capex, P(FABRIC_RESIDUAL_SHARE));
 
     /* Failures of the whole cluster, handled by staff and, on owned
      * hardware, by spare parts; upgrades of every node. */

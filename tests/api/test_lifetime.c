@@ -134,6 +134,42 @@ static void test_reserved_term(void **state)
     scen_free(&s);
 }
 
+/* The fabric is sold at its own residual: 8 NICs on one radix-64 switch,
+ * 8 links with an optic at each end (30,000 + 16 x 800 + 8 x 100 =
+ * 43,600), written off over four years, is worth 20% of its price after
+ * them rather than the nodes' 10%; its annuity falls by the discounted
+ * difference, as the estimate's does. */
+static void test_fabric_salvage(void **state)
+{
+    (void)state;
+    double salvage[2], fabric[2];
+    for (int k = 0; k < 2; k++) {
+        scen s;
+        scen_make(&s);
+        ST(&s, TCO_P_OWNED_SHARE, 1);
+        SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 25000);
+        SP(&s, TCO_P_SWITCH_PRICE, 30000);
+        SP(&s, TCO_P_OPTIC_PRICE, 800);
+        SP(&s, TCO_P_CABLE_PRICE, 100);
+        SP(&s, TCO_P_RESIDUAL_SHARE, 0.1);
+        SP(&s, TCO_P_FABRIC_RESIDUAL_SHARE, k ? 0.2 : 0.1);
+        scen_freeze(&s);
+        tco_lifetime_request q;
+        tco_lifetime_request_init(&q);
+        q.years = 4;
+        tco_lifetime_year y[4];
+        life_of(&s, &q, y, 4);
+        salvage[k] = y[3].salvage;
+        fabric[k] = y[0].fixed[TCO_CAT_NETWORK];
+        tco_estimate e = { .size = sizeof e };
+        assert_int_equal(tco_estimate_compute(&e, s.t, s.w, s.p, NULL), TCO_OK);
+        assert_rel(e.fabric_capex, 43600, 1e-15);
+        scen_free(&s);
+    }
+    near(salvage[1] - salvage[0], 0.1 * 43600, 1e-12);
+    near(fabric[0] - fabric[1], 0.1 * 43600 * pow(1.08, -4) * 0.08 / (1 - pow(1.08, -4)), 1e-12);
+}
+
 /* Five years owned: the IT (8 x 37,500 = 300,000) over four years at 8%
  * with 10% back and 3% maintenance, refreshed after four; a facility of
  * 1,000 per kW of plant (8 x 700 + 3,000 W = 8.6 kW: 8,600) over ten years
@@ -273,6 +309,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reserved_term),
         cmocka_unit_test(test_owned_refreshed),
+        cmocka_unit_test(test_fabric_salvage),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -665,6 +665,16 @@ static void test_owned_annuity(void **state)
                1e-12);
     scen_free(&s);
 
+    /* Resold at 20% after its 4 years, the fabric costs the annuity of its
+     * price less the discounted 984,320. */
+    scen_new(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 1);
+    SP(&s, TCO_P_FABRIC_RESIDUAL_SHARE, 0.2);
+    e = scen_run(&s);
+    assert_rel(e.cost[TCO_CAT_NETWORK], annuity(4921600, 0.2, 0.08, 4, 0.03) * c.wall / HOURS_PER_YEAR,
+               1e-12);
+    scen_free(&s);
+
     /* Liquid cooling prices the plant at 3,000/kW. */
     scen_new(&s);
     ST(&s, TCO_P_OWNED_SHARE, 1);
