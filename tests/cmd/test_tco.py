@@ -198,6 +198,7 @@ def main():
     waste_checks()
     lifetime_checks(write)
     whole_file_checks(path, write)
+    scripting_checks(path, write)
     raw_bytes_checks(write)
 
     if failures:
@@ -552,19 +553,23 @@ def raw_bytes_checks(write):
 
 def whole_file_checks(path, write):
     """A file is written whole or not at all: a full disk (a file size
-    limit) leaves the old file as it was and no temporary file behind; a
-    symbolic link at the target is not replaced; a normal write replaces
-    the file with the umask's mode."""
+    limit) leaves the old file as it was and no temporary file behind. An
+    existing file is replaced only with --force, with the umask's mode; a
+    symbolic link is followed only with --force, and stays a link; a
+    directory is refused; a device is written to."""
     import resource
     import signal
     out = write("old.json", "old")
+    expect(["report", "--format", "json", "-o", out], 3, "exists", "--force")
+    with open(out) as f:
+        check(f.read() == "old", "without --force an existing file is left as it was")
 
     def small_disk():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit then fails with EFBIG
         resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512))
 
-    p = subprocess.run([TCO, "report", "--format", "json", "-o", out], capture_output=True, timeout=60,
-                       preexec_fn=small_disk)
+    p = subprocess.run([TCO, "report", "--format", "json", "--force", "-o", out], capture_output=True,
+                       timeout=60, preexec_fn=small_disk)
     with open(out) as f:
         check(p.returncode == 3 and f.read() == "old" and b"unchanged" in p.stderr,
               f"a full disk leaves the old file: exit {p.returncode}, {p.stderr!r}")
@@ -572,17 +577,58 @@ def whole_file_checks(path, write):
     check(not [n for n in os.listdir(folder) if ".tco-" in n], "no temporary file is left behind")
     link = path("link.json")
     os.symlink(out, link)
-    expect(["report", "--format", "json", "-o", link], 3, "symbolic link")
+    expect(["report", "--format", "json", "-o", link], 3, "symbolic link", "--force")
     with open(out) as f:
         check(f.read() == "old", "the link's target is untouched")
-    rc, _, _ = run("report", "--format", "json", "-o", out)
+    rc, _, _ = run("report", "--format", "json", "--force", "-o", link)
     with open(out) as f:
-        check(rc == 0 and f.read().startswith("{"), "a write replaces the file")
+        check(rc == 0 and f.read().startswith("{") and os.path.islink(link),
+              "--force writes the file a link points to, and the link stays")
+    write("old.json", "old")
+    rc, _, _ = run("report", "--format", "json", "--force", "-o", out)
+    with open(out) as f:
+        check(rc == 0 and f.read().startswith("{"), "--force replaces the file")
     mask = os.umask(0)
     os.umask(mask)
     check(os.stat(out).st_mode & 0o777 == 0o666 & ~mask, "with the umask's mode")
+    expect(["report", "--format", "json", "-o", folder], 3, "is a directory")
     rc, _, _ = run("report", "--format", "json", "-o", os.devnull)
     check(rc == 0 and not os.path.isfile(os.devnull), "a device is written to, never replaced")
+
+
+def scripting_checks(path, write):
+    """What scripts lean on: --set changes any parameter of every scenario
+    read (a slip is answered with the nearest name), -o's extension picks
+    the format or must agree with --format, and a scenario piped in without
+    - is said to be ignored."""
+    rc, out, _ = run("report", "--format", "json", "--set", "accelerator_model=B200", "--set", "mfu=0.5",
+                     "--set=checkpoint_async=false")
+    rep = json.loads(out)
+    check(rc == 0 and rep["peak_flops"] == 2.25e15, "--set a choice, a number and a boolean")
+    rc, out2, _ = run("report", "--format", "json")
+    check(json.loads(out2)["total"] != rep["total"], "--set moves the total")
+    expect(["report", "--set", "acelerators=8"], 2, "no parameter is named acelerators", "did you mean accelerators?")
+    expect(["report", "--set", "mfu"], 2, "NAME=VALUE")
+    expect(["report", "--set", "mfu=fast"], 2, "mfu is a number")
+    expect(["report", "--set", "mfu=1.5"], 1, "mfu = 1.5 is out of range")
+    expect(["params", "--set", "mfu=0.5"], 2, "reads no scenario")
+    default = os.path.join(GOLDEN, "default.json")
+    rc, out, _ = run("report", default, "--format", "json", "--set", "on_demand_per_accel_hour=5")
+    five = json.loads(out)["total"]
+    rc, out, _ = run("compare", default, default, "--format", "json", "--set", "on_demand_per_accel_hour=5")
+    check(rc == 0 and [o["total"] for o in json.loads(out)["options"]] == [five, five],
+          "--set applies to every scenario compared")
+    got = path("by-extension.csv")
+    rc, _, _ = run("report", "-o", got)
+    with open(got) as f:
+        check(rc == 0 and f.readline().startswith("field,value,unit"), "-o x.csv writes CSV")
+    expect(["report", "--format", "json", "-o", path("x.csv")], 2, "--format json", ".csv")
+    expect(["params", "-o", path("x.cbor")], 2, "not offered here")
+    p = subprocess.run([TCO, "report", "--format", "json"], input=b"{}", capture_output=True, timeout=60)
+    check(p.returncode == 0 and b"standard input is not read" in p.stderr, "tco report < file says what it did")
+    p = subprocess.run([TCO, "report", "-", "--format", "json"], input=open(default, "rb").read(),
+                       capture_output=True, timeout=60)
+    check(p.returncode == 0 and b"not read" not in p.stderr, "tco report - reads standard input")
 
 
 def run_npv(path):

@@ -20,10 +20,10 @@ scenario() {
     name=$1
     spec=$(mktemp)
     cat >"$spec"
-    "$tco" convert --from json "$spec" "$here/$name.cbor"
-    "$tco" convert "$here/$name.cbor" "$here/$name.json"
-    "$tco" report "$here/$name.cbor" --format cbor -o "$here/$name.result.cbor"
-    "$tco" report "$here/$name.cbor" --format json -o "$here/$name.result.json"
+    "$tco" convert --force --from json "$spec" "$here/$name.cbor"
+    "$tco" convert --force "$here/$name.cbor" "$here/$name.json"
+    "$tco" report --force "$here/$name.cbor" --format cbor -o "$here/$name.result.cbor"
+    "$tco" report --force "$here/$name.cbor" --format json -o "$here/$name.result.json"
     rm -f "$spec"
     echo "$name: $("$tco" fingerprint "$here/$name.cbor" | head -n 1)"
 }

@@ -470,7 +470,7 @@ static int records_command(const cmd_args *a, int waste)
     if (a->records && strcmp(a->records, "csv") != 0 && strcmp(a->records, "sacct") != 0)
         return usage("--records takes csv or sacct, not %s", a->records);
     scenario s;
-    if ((rc = scenario_load(&s, a->pos[1], a->from)) != 0)
+    if ((rc = scenario_load(&s, a->pos[1], a)) != 0)
         return rc;
     unsigned char *data;
     size_t len;

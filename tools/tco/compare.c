@@ -291,7 +291,7 @@ static int compare_run(const cmd_args *a, scenario *s, const tco_topology **t, c
     size_t n = (size_t)a->npos;
     int rc;
     for (size_t i = 0; i < n; i++) {
-        if ((rc = scenario_load(&s[i], a->pos[i], a->from)) != 0 || (rc = priced_alone(&s[i], a->pos[i])) != 0)
+        if ((rc = scenario_load(&s[i], a->pos[i], a)) != 0 || (rc = priced_alone(&s[i], a->pos[i])) != 0)
             return rc;
         t[i] = s[i].t;
         w[i] = s[i].w;

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -315,14 +317,8 @@ out:
 
 /* ==== a scenario, from any source ======================================== */
 
-int scenario_from_json(scenario *s, const unsigned char *data, size_t len, const char *label)
+static int scenario_freeze(scenario *s, const char *label)
 {
-    memset(s, 0, sizeof *s);
-    int rc = scenario_new(s);
-    if (rc == 0 && (rc = load_json(s, data, len, label)) != 0)
-        scenario_free(s);
-    if (rc)
-        return rc;
     tco_error err = TCO_ERROR_INIT;
     if (tco_topology_freeze(s->t, &err) || tco_workload_freeze(s->w, &err) || tco_pricing_freeze(s->p, &err)) {
         say("%s: %s", label, err.message);
@@ -332,7 +328,111 @@ int scenario_from_json(scenario *s, const unsigned char *data, size_t len, const
     return 0;
 }
 
-int scenario_load(scenario *s, const char *path, const char *from)
+int scenario_from_json(scenario *s, const unsigned char *data, size_t len, const char *label)
+{
+    memset(s, 0, sizeof *s);
+    int rc = scenario_new(s);
+    if (rc == 0 && (rc = load_json(s, data, len, label)) != 0)
+        scenario_free(s);
+    return rc ? rc : scenario_freeze(s, label);
+}
+
+/* Edits between two strings, for "did you mean" (Levenshtein; names are
+ * short, so a row of 64 is enough, and longer names are never close). */
+static size_t distance(const char *a, const char *b)
+{
+    size_t n = strlen(b), row[65];
+    if (n > 64 || strlen(a) > 64)
+        return SIZE_MAX;
+    for (size_t j = 0; j <= n; j++)
+        row[j] = j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= n; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            best = up + 1 < best ? up + 1 : best;
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[n];
+}
+
+/* The parameter name nearest to name, if near enough to be a slip. */
+static const char *closest_name(const char *name)
+{
+    const char *best = NULL;
+    size_t d = SIZE_MAX;
+    for (size_t i = 0; i < tco_param_count(); i++) {
+        tco_param_info in = { .size = sizeof in };
+        if (tco_param_info_at(&in, i, NULL) != TCO_OK)
+            continue;
+        size_t e = distance(name, in.name);
+        if (e < d) {
+            d = e;
+            best = in.name;
+        }
+    }
+    return d <= 1 + strlen(name) / 4 ? best : NULL;
+}
+
+/* --set NAME=VALUE on the unfrozen scenario: texts and choices as written,
+ * numbers in full as strtod reads them, booleans also as true or false. */
+static int scenario_set(scenario *s, const char *assignment)
+{
+    const char *eq = strchr(assignment, '=');
+    char name[128], shown[256];
+    if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name) {
+        say("--set takes NAME=VALUE (tco params lists the names), not %s", shown_text(shown, sizeof shown, assignment));
+        return EXIT_USAGE;
+    }
+    memcpy(name, assignment, (size_t)(eq - assignment));
+    name[eq - assignment] = '\0';
+    const char *value = eq + 1;
+    int32_t key;
+    tco_param_info in = { .size = sizeof in };
+    if (tco_param_find(&key, name, NULL) != TCO_OK || tco_param_info_get(&in, key, NULL) != TCO_OK) {
+        const char *near = closest_name(name);
+        say("--set %s: no parameter is named %s%s%s%s", shown_text(shown, sizeof shown, assignment), name,
+            near ? " (did you mean " : " (tco params lists them)", near ? near : "", near ? "?)" : "");
+        return EXIT_USAGE;
+    }
+    tco_error err = TCO_ERROR_INIT;
+    int rc;
+    double v;
+    if (in.type == TCO_TYPE_TEXT || in.type == TCO_TYPE_CHOICE)
+        rc = h_set_text(s, in.handle, key, value, &err);
+    else if (in.type == TCO_TYPE_BOOL && (strcmp(value, "true") == 0 || strcmp(value, "false") == 0))
+        rc = h_set(s, in.handle, key, value[0] == 't', &err);
+    else if (number_text(value, &v))
+        rc = h_set(s, in.handle, key, v, &err);
+    else {
+        say("--set %s: %s is a number (%s), not %s", shown_text(shown, sizeof shown, assignment), name,
+            in.description, shown_text(shown, sizeof shown, value));
+        return EXIT_USAGE;
+    }
+    if (rc != TCO_OK) {
+        say("--set %s: %s", shown_text(shown, sizeof shown, assignment), err.message);
+        return EXIT_REJECTED;
+    }
+    return 0;
+}
+
+/* Whether a scenario may have been piped or redirected in for nothing:
+ * standard input is a pipe or a file with something in it (not a
+ * terminal, not /dev/null), and no argument reads it. */
+static int stdin_ignored(const cmd_args *a)
+{
+    for (int i = 0; a && i < a->npos; i++)
+        if (strcmp(a->pos[i], "-") == 0)
+            return 0;
+    struct stat st;
+    return fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size > 0));
+}
+
+int scenario_load(scenario *s, const char *path, const cmd_args *a)
 {
     memset(s, 0, sizeof *s);
     unsigned char *data = NULL;
@@ -340,25 +440,25 @@ int scenario_load(scenario *s, const char *path, const char *from)
     int rc = path ? read_file(path, MAX_FILE_BYTES, &data, &len) : 0;
     if (rc)
         return rc;
-    const char *fmt = path ? file_format(from, path, data, len) : "";
+    const char *fmt = path ? file_format(a ? a->from : NULL, path, data, len) : "";
     tco_error err = TCO_ERROR_INIT;
     if (!path) {
+        /* tco report < file: say what is priced, rather than ignore the
+         * file in silence. */
+        if (stdin_ignored(a))
+            say("no scenario FILE given: pricing the built-in scenario (standard input is not read; "
+                "give - to read a scenario from it)");
         rc = scenario_new(s);
     } else if (strcmp(fmt, "json") == 0) {
-        rc = scenario_from_json(s, data, len, path);
-        free(data);
-        return rc;
+        if ((rc = scenario_new(s)) == 0 && (rc = load_json(s, data, len, path)) != 0)
+            scenario_free(s);
     } else if (tco_scenario_load_cbor(&s->t, &s->w, &s->p, data, len, &err) != TCO_OK) {
         say("%s: %s", path, err.message);
         rc = EXIT_REJECTED;
     }
     free(data);
-    if (rc)
-        return rc;
-    if (tco_topology_freeze(s->t, &err) || tco_workload_freeze(s->w, &err) || tco_pricing_freeze(s->p, &err)) {
-        say("%s: %s", scenario_label(path), err.message);
-        scenario_free(s);
-        return EXIT_REJECTED;
-    }
-    return 0;
+    for (int i = 0; rc == 0 && a && i < a->nsets; i++)
+        if ((rc = scenario_set(s, a->sets[i])) != 0)
+            scenario_free(s);
+    return rc ? rc : scenario_freeze(s, scenario_label(path));
 }

@@ -165,7 +165,7 @@ static void lifetime_csv(FILE *f, const tco_lifetime *l, const tco_lifetime_year
 int cmd_lifetime(const cmd_args *a)
 {
     scenario s;
-    int rc = scenario_load(&s, a->pos[0], a->from);
+    int rc = scenario_load(&s, a->pos[0], a);
     if (rc)
         return rc;
     tco_lifetime_request q;

@@ -56,7 +56,8 @@ static const char usage_text[] =
     "      the cluster over its life: years, fixed and variable, unused capacity\n"
     "      and commitment, cash and net present value\n"
     "  tco COMMAND --help\n"
-    "      that command's options\n"
+    "      that command's options; every command reading a scenario also takes\n"
+    "      --set NAME=VALUE (repeatable) and --force (replace an existing OUT)\n"
     "  tco --help | --version\n"
     "\n"
     "FILE is a scenario in CBOR or JSON (doc/format.md). Exit status: 0 success,\n"
@@ -101,7 +102,8 @@ enum {
     OFFER_ATTRIBUTION = 1, /* --by, --period, --idle-rule, --shared-rule, --owner, --records, --strict */
     OFFER_THRESHOLD = 2,   /* --threshold */
     OFFER_LIFETIME = 4,    /* --years, --utilisation, --refresh-year, --discount-rate */
-    OFFER_FOCUS = 8        /* --focus */
+    OFFER_FOCUS = 8,       /* --focus */
+    OFFER_SCENARIO = 16    /* --set: the command reads scenarios */
 };
 
 typedef struct command {
@@ -116,7 +118,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    { "report", cmd_report, 0, 1, NULL, report_formats, 0, 0,
+    { "report", cmd_report, 0, 1, NULL, report_formats, 0, OFFER_SCENARIO,
       "usage: tco report [FILE] [--format table|json|csv|cbor] [-o OUT] [--from json|cbor]\n"
       "\n"
       "Prices the scenario in FILE (the built-in one without FILE; \"-\" is standard\n"
@@ -130,7 +132,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --format json, --format=json.\n" },
-    { "convert", cmd_convert, 2, 2, "convert needs IN and OUT", NULL, 0, 0,
+    { "convert", cmd_convert, 2, 2, "convert needs IN and OUT", NULL, 0, OFFER_SCENARIO,
       "usage: tco convert IN OUT [--from json|cbor] [--to json|cbor]\n"
       "\n"
       "Rewrites the scenario in IN as OUT: JSON to canonical CBOR, CBOR to JSON with\n"
@@ -142,7 +144,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --to cbor, --to=cbor.\n" },
-    { "fingerprint", cmd_fingerprint, 0, 1, NULL, NULL, 0, 0,
+    { "fingerprint", cmd_fingerprint, 0, 1, NULL, NULL, 0, OFFER_SCENARIO,
       "usage: tco fingerprint [FILE] [--from json|cbor]\n"
       "\n"
       "Prints the fingerprint of the scenario in FILE (the built-in one without\n"
@@ -164,7 +166,8 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --format csv, --format=csv.\n" },
-    { "compare", cmd_compare, 2, ANY, "compare needs at least two scenarios: A B [C...]", compare_formats, 0, 0,
+    { "compare", cmd_compare, 2, ANY, "compare needs at least two scenarios: A B [C...]", compare_formats, 0,
+      OFFER_SCENARIO,
       "usage: tco compare A B [C...] [--format table|json|csv|markdown] [-o OUT] [--from json|cbor]\n"
       "\n"
       "Prices the scenarios in A, B, ... (\"-\" is standard input, once) and prints\n"
@@ -183,7 +186,7 @@ static const command commands[] = {
       "  -h, --help           print this help\n"
       "\n"
       "An option's value follows it, or an '=': --format json, --format=json.\n" },
-    { "sensitivity", cmd_sensitivity, 0, 1, NULL, sensitivity_formats, 1, 0,
+    { "sensitivity", cmd_sensitivity, 0, 1, NULL, sensitivity_formats, 1, OFFER_SCENARIO,
       "usage: tco sensitivity [FILE] [--share S] [--format table|json|csv] [-o OUT] [--from json|cbor]\n"
       "\n"
       "Swings every numeric parameter of the scenario in FILE (the built-in one\n"
@@ -200,7 +203,7 @@ static const command commands[] = {
       "\n"
       "An option's value follows it, or an '=': --share 0.2, --share=0.2.\n" },
     { "attribute", cmd_attribute, 1, 2, "attribute needs a RECORDS file", attribute_formats, 0,
-      OFFER_ATTRIBUTION | OFFER_FOCUS,
+      OFFER_ATTRIBUTION | OFFER_FOCUS | OFFER_SCENARIO,
       "usage: tco attribute RECORDS [FILE | --scenario FILE] --by KEY[,KEY] [--period START,END] [--idle-rule R]\n"
       "           [--shared-rule R] [--owner V] [--records csv|sacct] [--strict]\n"
       "           [--format table|json|csv|focus] [-o OUT] [--from json|cbor]\n"
@@ -232,7 +235,7 @@ static const command commands[] = {
       "  -o, --output=OUT       write to OUT instead of standard output\n"
       "      --from=FORMAT      read FILE as json or cbor\n"
       "  -h, --help             print this help\n" },
-    { "lifetime", cmd_lifetime, 0, 1, NULL, sensitivity_formats, 0, OFFER_LIFETIME,
+    { "lifetime", cmd_lifetime, 0, 1, NULL, sensitivity_formats, 0, OFFER_LIFETIME | OFFER_SCENARIO,
       "usage: tco lifetime [FILE] [--years N] [--utilisation U] [--refresh-year R] [--discount-rate D]\n"
       "           [--format table|json|csv] [-o OUT] [--from json|cbor]\n"
       "\n"
@@ -252,7 +255,7 @@ static const command commands[] = {
       "  -o, --output=OUT       write to OUT instead of standard output\n"
       "      --from=FORMAT      read FILE as json or cbor\n"
       "  -h, --help             print this help\n" },
-    { "waste", cmd_waste, 1, 2, "waste needs a RECORDS file", waste_formats, 0, OFFER_ATTRIBUTION | OFFER_THRESHOLD,
+    { "waste", cmd_waste, 1, 2, "waste needs a RECORDS file", waste_formats, 0, OFFER_ATTRIBUTION | OFFER_THRESHOLD | OFFER_SCENARIO,
       "usage: tco waste RECORDS [FILE | --scenario FILE] [--by KEY] [--period START,END] [--threshold NAME=VALUE]...\n"
       "           [--records csv|sacct] [--strict] [--format table|json|csv] [-o OUT]\n"
       "           [--from json|cbor]\n"
@@ -288,7 +291,7 @@ static const command commands[] = {
  * ignored where they mean nothing (tco params -o), as they always were, so
  * that no script that passes them breaks. */
 enum { OPT_FROM = 256, OPT_TO, OPT_IDLE, OPT_SHARED, OPT_OWNER, OPT_RECORDS, OPT_STRICT, OPT_REFRESH, OPT_DISCOUNT,
-       OPT_SCENARIO, OPT_FOCUS };
+       OPT_SCENARIO, OPT_FOCUS, OPT_SET, OPT_FORCE };
 
 static const struct option options[] = {
     { "format", required_argument, NULL, 'f' },
@@ -310,6 +313,8 @@ static const struct option options[] = {
     { "discount-rate", required_argument, NULL, OPT_DISCOUNT },
     { "scenario", required_argument, NULL, OPT_SCENARIO },
     { "focus", required_argument, NULL, OPT_FOCUS },
+    { "set", required_argument, NULL, OPT_SET },
+    { "force", no_argument, NULL, OPT_FORCE },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -318,6 +323,16 @@ static const struct option options[] = {
  * them even under POSIXLY_CORRECT; ':': a missing value returns ':', apart
  * from an unknown option's '?'. */
 static const char short_options[] = "-:f:o:s:b:p:t:y:u:h";
+
+/* What every command that reads a scenario also takes. */
+static const char common_help[] =
+    "\n"
+    "      --set=NAME=VALUE   change a parameter of every scenario read, as often\n"
+    "                         as needed (tco params lists them)\n"
+    "      --force            replace an existing OUT (or the file a link points to)\n"
+    "\n"
+    "-o OUT's extension (.json, .csv, .cbor, .md) picks the format when --format\n"
+    "is not given.\n";
 
 /* The help was printed: not an error, nothing left to do. */
 enum { HELP_SHOWN = -1 };
@@ -357,6 +372,42 @@ static int positional(cmd_args *a, const command *cmd, const char *arg)
     return 0;
 }
 
+/* The format an output file's extension names ("md": markdown), or NULL. */
+static const char *format_of_extension(const char *out)
+{
+    static const char *const known[][2] = { { "json", "json" }, { "csv", "csv" }, { "cbor", "cbor" },
+                                            { "md", "markdown" } };
+    const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    if (!dot || (slash && slash > dot))
+        return NULL;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(dot + 1, known[i][0]) == 0)
+            return known[i][1];
+    return NULL;
+}
+
+/* -o OUT's extension picks the format when --format is not given, and
+ * must agree with it when it is (focus rows are CSV). */
+static int output_format(cmd_args *a, const command *cmd)
+{
+    const char *ext = a->output && strcmp(a->output, "-") != 0 ? format_of_extension(a->output) : NULL;
+    if (!ext || !cmd->formats)
+        return 0;
+    if (!a->format) {
+        if (!one_of(ext, cmd->formats))
+            return usage("-o %s: its extension names a format not offered here: give --format", a->output);
+        a->format = ext;
+        return 0;
+    }
+    if (strcmp(a->format, ext) != 0 && !(strcmp(a->format, "focus") == 0 && strcmp(ext, "csv") == 0)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "--format %.40s, but -o %%s ends in .%.20s: give one that agrees", a->format,
+                 strrchr(a->output, '.') + 1);
+        return usage(msg, a->output);
+    }
+    return 0;
+}
+
 /* argv[0] is the command's name; pos has room for argc + 1 arguments, all
  * NULL. Returns 0, HELP_SHOWN or the exit status. */
 static int parse(cmd_args *a, const char **pos, const char **lists, const command *cmd, int argc, char **argv)
@@ -364,8 +415,9 @@ static int parse(cmd_args *a, const char **pos, const char **lists, const comman
     static const char *const files[] = { "json", "cbor", NULL };
     memset(a, 0, sizeof *a);
     a->pos = pos;
-    a->thresholds = lists;      /* each option's list takes a half: an argument is at most one */
+    a->thresholds = lists;      /* each option's list takes a third: an argument is at most one */
     a->focus = lists + argc;
+    a->sets = lists + 2 * argc;
     opterr = 0;
     int c, rc;
     while ((c = getopt_long(argc, argv, short_options, options, NULL)) != -1) {
@@ -393,8 +445,12 @@ static int parse(cmd_args *a, const char **pos, const char **lists, const comman
         case OPT_DISCOUNT: a->discount_rate = optarg; break;
         case OPT_SCENARIO: a->scenario = optarg; break;
         case OPT_FOCUS: a->focus[a->nfocus++] = optarg; break;
+        case OPT_SET: a->sets[a->nsets++] = optarg; break;
+        case OPT_FORCE: a->force = 1; break;
         case 'h':
             fputs(cmd->help, stdout);
+            if (cmd->offers & OFFER_SCENARIO)
+                fputs(common_help, stdout);
             return HELP_SHOWN;
         case ':': return usage("%s needs a value", argv[optind - 1]);
         default: return refused(argv[optind - 1]);
@@ -430,6 +486,10 @@ static int parse(cmd_args *a, const char **pos, const char **lists, const comman
         return usage("%s is not offered here", life);
     if (a->format && (!cmd->formats || !one_of(a->format, cmd->formats)))
         return usage("--format %s is not offered here", a->format);
+    if ((rc = output_format(a, cmd)) != 0)
+        return rc;
+    if (a->nsets && !(cmd->offers & OFFER_SCENARIO))
+        return usage("--set %s: this command reads no scenario", a->sets[0]);
     if ((a->from && !one_of(a->from, files)) || (a->to && !one_of(a->to, files)))
         return usage("--from and --to take json or cbor, not %s", a->from && !one_of(a->from, files) ? a->from : a->to);
     if (a->npos < cmd->min_pos)
@@ -461,15 +521,17 @@ int main(int argc, char **argv)
             continue;
         /* Room for every argument, and pos[0] and pos[1] always there;
          * and for every argument a --threshold. */
-        const char **pos = calloc((size_t)argc + 1, sizeof *pos), **lists = calloc(2 * (size_t)argc, sizeof *pos);
+        const char **pos = calloc((size_t)argc + 1, sizeof *pos), **lists = calloc(3 * (size_t)argc, sizeof *pos);
         int rc = EXIT_IO;
         cmd_args a;
         if (!pos || !lists)
             say("out of memory");
         else if ((rc = parse(&a, pos, lists, &commands[i], argc - 1, argv + 1)) == HELP_SHOWN)
             rc = close_text(stdout, "-");
-        else if (rc == 0)
+        else if (rc == 0) {
+            output_force(a.force);
             rc = commands[i].run(&a);
+        }
         free(pos);
         free(lists);
         return rc;

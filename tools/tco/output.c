@@ -1,6 +1,6 @@
 /* Writing what the commands print: files and standard output, CBOR saved
  * by the library, and numbers and strings as JSON and CSV spell them. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,20 +15,51 @@
 
 /* A file is written whole or not at all: into a temporary file beside it,
  * renamed over it only once everything is written and closed, so that a
- * full disk or a failed command leaves the old file as it was. A symbolic
- * link at the target is not replaced (the write would land elsewhere
- * than asked). One output file is open at a time. */
+ * full disk or a failed command leaves the old file as it was. An existing
+ * file is replaced only with --force; so is the file a symbolic link
+ * points to (the link stays). One output file is open at a time. */
 static struct {
     FILE *f;
     char tmp[4096];
+    char target[4096]; /* where the temporary file is renamed to */
 } pending;
+
+static int forced;
+
+void output_force(int force)
+{
+    forced = force;
+}
 
 static FILE *open_file(const char *out, const char *mode)
 {
     struct stat st;
     int exists = lstat(out, &st) == 0;
-    if (exists && S_ISLNK(st.st_mode)) {
-        say("%s: is a symbolic link: not replaced (write to the file it points to)", out);
+    if (exists && S_ISLNK(st.st_mode) && !forced) {
+        say("%s: is a symbolic link: not followed (give --force to replace the file it points to)", out);
+        return NULL;
+    }
+    if (snprintf(pending.target, sizeof pending.target, "%s", out) >= (int)sizeof pending.target) {
+        say("%s: the path is too long", out);
+        return NULL;
+    }
+    if (exists && S_ISLNK(st.st_mode)) { /* --force: the file it points to, wherever it is */
+        char *real = realpath(out, NULL);
+        exists = real && stat(real, &st) == 0;
+        int fits = real && snprintf(pending.target, sizeof pending.target, "%s", real) < (int)sizeof pending.target;
+        free(real);
+        if (!fits) {
+            say("%s: the symbolic link leads nowhere that can be written", out);
+            return NULL;
+        }
+        out = pending.target;
+    }
+    if (exists && S_ISDIR(st.st_mode)) {
+        say("%s: is a directory: give a file name", out);
+        return NULL;
+    }
+    if (exists && S_ISREG(st.st_mode) && !forced) {
+        say("%s: exists: not replaced (give --force to replace it)", out);
         return NULL;
     }
     if (exists && !S_ISREG(st.st_mode)) { /* a device or a pipe (/dev/null): written to, never replaced */
@@ -74,7 +105,7 @@ static int finish_file(FILE *f, const char *out, int ok)
         }
         return 0;
     }
-    if (ok && !bad && rename(pending.tmp, out) == 0)
+    if (ok && !bad && rename(pending.tmp, pending.target) == 0)
         return 0;
     if (ok && !bad)
         saved = errno;

@@ -152,7 +152,7 @@ int cmd_report(const cmd_args *a)
     if (strcmp(format, "cbor") == 0 && binary_to_terminal(out))
         return EXIT_USAGE;
     scenario s;
-    int rc = scenario_load(&s, a->pos[0], a->from);
+    int rc = scenario_load(&s, a->pos[0], a);
     if (rc)
         return rc;
     tco_estimate e;

@@ -55,7 +55,7 @@ int cmd_convert(const cmd_args *a)
     if (strcmp(to, "cbor") == 0 && binary_to_terminal(out))
         return EXIT_USAGE;
     scenario s;
-    int rc = scenario_load(&s, a->pos[0], a->from);
+    int rc = scenario_load(&s, a->pos[0], a);
     if (rc)
         return rc;
     if (strcmp(to, "cbor") == 0) {
@@ -75,7 +75,7 @@ int cmd_convert(const cmd_args *a)
 int cmd_fingerprint(const cmd_args *a)
 {
     scenario s;
-    int rc = scenario_load(&s, a->pos[0], a->from);
+    int rc = scenario_load(&s, a->pos[0], a);
     if (rc)
         return rc;
     uint64_t fp[4] = { 0 }; /* the scenario, then its handles by kind */

@@ -172,7 +172,7 @@ int cmd_sensitivity(const cmd_args *a)
     if (rc)
         return rc;
     scenario s;
-    if ((rc = scenario_load(&s, a->pos[0], a->from)) != 0)
+    if ((rc = scenario_load(&s, a->pos[0], a)) != 0)
         return rc;
     rc = sensitivity_run(a, &s, share);
     scenario_free(&s);

@@ -48,6 +48,9 @@ typedef struct cmd_args {
     int nfocus;
     /* tco lifetime's options */
     const char *years, *refresh_year, *utilisation, *discount_rate;
+    const char **sets;       /* --set NAME=VALUE, applied to every scenario loaded, nsets of them */
+    int nsets;
+    int force;               /* --force: replace an existing output file */
 } cmd_args;
 
 /* ---- the commands: each returns the exit status ---- */
@@ -102,9 +105,9 @@ typedef struct scenario {
 } scenario;
 
 /* The scenario in path ("-": standard input; NULL: the built-in one) in
- * format from ("json", "cbor"; NULL: guessed), frozen. Says what is wrong
- * and returns the exit status. */
-int scenario_load(scenario *s, const char *path, const char *from);
+ * the format a->from ("json", "cbor"; NULL: guessed), a->sets applied,
+ * frozen. Says what is wrong and returns the exit status. */
+int scenario_load(scenario *s, const char *path, const cmd_args *a);
 void scenario_free(scenario *s);
 /* The scenario in a JSON text (label names it in messages), frozen. */
 int scenario_from_json(scenario *s, const unsigned char *data, size_t len, const char *label);
@@ -122,6 +125,9 @@ int scenario_get_text(const scenario *s, int32_t kind, int32_t key, const char *
 const char *file_format(const char *given, const char *path, const unsigned char *data, size_t len);
 
 /* ---- output.c: writing ---- */
+/* 1: an existing file at an output path is replaced (--force), and a
+ * symbolic link's file written; 0 (the default): refused. */
+void output_force(int force);
 /* Text to out ("-": standard output), written whole or not at all (a
  * temporary file renamed into place); close_text says if writing failed. */
 FILE *open_text(const char *out);
