@@ -3,6 +3,7 @@ package tco_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,7 +73,8 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// checkResultJSON compares every value of a result file with the estimate.
+// checkResultJSON compares every value of a result file (tco report
+// --format json: its schema, currency and units besides) with the estimate.
 func checkResultJSON(t *testing.T, path string, e *tco.Estimate) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -92,8 +94,23 @@ func checkResultJSON(t *testing.T, path string, e *tco.Estimate) {
 		}
 		return f
 	}
+	if doc["schema"] != "libtco-report" || doc["currency"] == "" {
+		t.Errorf("schema %v, currency %v", doc["schema"], doc["currency"])
+	}
+	if fp, _ := doc["scenario_fingerprint"].(string); fp != fmt.Sprintf("%016x", e.ScenarioFingerprint) {
+		t.Errorf("scenario_fingerprint %q in the file, %016x in Go", fp, e.ScenarioFingerprint)
+	}
+	units, _ := doc["units"].(map[string]any)
+	if v, _ := doc["schema_version"].(json.Number); v.String() != "1" {
+		t.Errorf("schema_version %v", doc["schema_version"])
+	}
+	delete(doc, "units")
+	delete(doc, "schema_version")
 	seen := 0
 	for k, v := range doc {
+		if _, ok := units[k]; !ok && k != "schema" && k != "currency" {
+			t.Errorf("%s has no unit", k)
+		}
 		switch x := v.(type) {
 		case map[string]any:
 			m := map[string]map[string]float64{"cost": e.Costs, "waste": e.Waste, "fixed": e.Fixed}[k]

@@ -60,11 +60,11 @@ const field_row tco__fields[] = {
     D(energy_kwh, "kWh", "facility energy over the held hours"),
 
     /* unit economics */
-    D(cost_per_accelerator_hour, "cur/h", "total / accelerator_hours"),
-    D(cost_per_effective_accelerator_hour, "cur/h", "total / effective_accelerator_hours"),
-    D(cost_per_million_tokens, "cur", "total per million tokens trained"),
-    D(cost_per_pflop_day, "cur", "total per PFLOP/s-day (1e15 FLOP/s for 86400 s) of useful work"),
-    D(cost_per_run, "cur", "total / runs: what one job costs"),
+    D(cost_per_accelerator_hour, "cur/accel-h", "total / accelerator_hours"),
+    D(cost_per_effective_accelerator_hour, "cur/accel-h", "total / effective_accelerator_hours"),
+    D(cost_per_million_tokens, "cur/Mtoken", "total per million tokens trained"),
+    D(cost_per_pflop_day, "cur/PFLOP-day", "total per PFLOP/s-day (1e15 FLOP/s for 86400 s) of useful work"),
+    D(cost_per_run, "cur/run", "total / runs: what one job costs"),
 
     /* identity */
     { "scenario_fingerprint", "", "tco_scenario_fingerprint of the inputs (doc/format.md)",

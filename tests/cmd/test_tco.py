@@ -94,6 +94,9 @@ def main():
     rows = dict(line.split(",")[:2] for line in out.decode().splitlines()[1:])
     check(rc == 0 and float(rows["total"]) == rep["total"], "csv total equals json total exactly")
     check("cost.compute" in rows and "waste.idle" in rows, "csv nested names")
+    check(rows["schema"] == "libtco-report" and rows["currency"] == "USD" and
+          rows["scenario_fingerprint"] == rep["scenario_fingerprint"], "csv: schema, currency, hex fingerprint")
+    report_schema_checks(rep)
     rc, out, _ = run("report")
     check(rc == 0 and b"total" in out and b"scenario fingerprint" in out, "table report")
     check(b"H100-SXM's list price" in out and b"H100-SXM has no list price" in out,
@@ -120,7 +123,7 @@ def main():
             check(a.read() == b.read(), f"{name}: the JSON prices to the committed result")
         fp = int(f1.split()[1], 16)
         rc, out, _ = run("report", cb, "--format", "json")
-        check(json.loads(out)["scenario_fingerprint"] == fp, f"{name}: the report carries the fingerprint")
+        check(json.loads(out)["scenario_fingerprint"] == f"{fp:016x}", f"{name}: the report carries the fingerprint")
 
     # Standard input and output, and --from/--to.
     with open(os.path.join(GOLDEN, "owned.json"), "rb") as f:
@@ -261,7 +264,7 @@ def compare_checks(path, write):
     check(abs(m["payback_months"] - 210000 / m["saving_per_month"]) <= 1e-9 * m["payback_months"],
           "compare: payback in months")
     rc, out, _ = run("fingerprint", migrated)
-    check(int(out.split()[1], 16) == m["scenario_fingerprint"], "compare: the fingerprint is the file's")
+    check(out.split()[1].decode() == m["scenario_fingerprint"], "compare: the fingerprint is the file's, in hexadecimal")
 
     # CSV: a column per scenario, the same numbers as the JSON, exactly.
     rc, out, _ = run("compare", default, migrated, "--format", "csv")
@@ -375,6 +378,7 @@ def attribute_checks(write):
     rc, out, err = run("attribute", usage, priced, "--by", "project", *day, "--format", "json")
     check(rc == 0 and "line 4" in err and "banana" in err, "attribute: the refused row is named on stderr")
     d = json.loads(out)
+    check(d["schema"] == "libtco-attribution" and d["schema_version"] == 1, "attribute json: its schema")
     bill, groups = d["bill"], d["groups"]
     check(bill["total_cents"] == sum(g["total_cents"] for g in groups) == sum(bill["category_cents"].values()),
           "attribute json: the groups and the categories add up to the bill, to the cent")
@@ -549,6 +553,36 @@ def raw_bytes_checks(write):
     expect(["report", big], 1, "does not fit a double exactly")
     exact = write("exact.json", '{"format": "libtco-scenario", "version": 1, "workload": {"tokens": 9007199254740992}}')
     expect(["report", exact], 0)
+
+
+def report_schema_checks(rep):
+    """tco report --format json stands on its own: it validates against
+    doc/report.schema.json (the golden scenarios' reports too), every
+    member has a unit, amounts name the currency with their denominator."""
+    import jsonschema
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "doc", "report.schema.json")) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    valid = jsonschema.Draft202012Validator(schema)
+    for name in ("default", "owned", "moe", "multisite"):
+        rc, out, _ = run("report", os.path.join(GOLDEN, name + ".cbor"), "--format", "json")
+        doc = json.loads(out)
+        errors = [e.message for e in valid.iter_errors(doc)]
+        check(rc == 0 and not errors, f"{name}: the report validates against its schema {errors[:2]}")
+        check(set(doc["units"]) == set(doc) - {"schema", "schema_version", "currency", "units"},
+              f"{name}: every member has a unit")
+    check(rep["units"]["cost_per_million_tokens"] == "USD per million tokens" and rep["units"]["total"] == "USD"
+          and rep["units"]["cost_per_effective_accelerator_hour"] == "USD per accelerator-hour",
+          "units name the currency and the denominator")
+    default = os.path.join(GOLDEN, "default.json")
+    for cmd, args in (("compare", [default, default]), ("sensitivity", [default]), ("lifetime", [default])):
+        rc, out, _ = run(cmd, *args, "--format", "json")
+        doc = json.loads(out)
+        check(rc == 0 and doc["schema"] == "libtco-" + cmd and doc["schema_version"] == 1 and doc["currency"] == "USD",
+              f"{cmd} json: its schema and currency")
+    bad = dict(rep, scenario_fingerprint=int(rep["scenario_fingerprint"], 16))
+    check(not valid.is_valid(bad), "the schema refuses a fingerprint as an integer")
 
 
 def whole_file_checks(path, write):

@@ -197,9 +197,10 @@ static void json_categories(FILE *f, const int64_t *cat)
     fputc('}', f);
 }
 
-void usage_json_head(FILE *f, const job *j)
+void usage_json_head(FILE *f, const job *j, const char *schema)
 {
-    fputs("{\n  \"records\": ", f);
+    json_report_head(f, schema);
+    fputs(",\n  \"records\": ", f);
     json_str(f, j->path);
     fputs(",\n  \"scenario\": ", f);
     json_str(f, j->label);
@@ -209,7 +210,7 @@ void usage_json_head(FILE *f, const job *j)
 
 static void attribute_json(FILE *f, const job *j, const tco_bill *b)
 {
-    usage_json_head(f, j);
+    usage_json_head(f, j, "libtco-attribution");
     fputs(",\n  \"by\": [", f);
     for (uint32_t k = 0; k < j->nkeys; k++) {
         fputs(k ? ", " : "", f);

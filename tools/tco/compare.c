@@ -210,7 +210,9 @@ static void json_categories(FILE *f, const char *key, const double *v)
 
 static void compare_json(FILE *f, const view *v)
 {
-    fputs("{\n  \"currency\": ", f);
+    char hex[32];
+    json_report_head(f, "libtco-compare");
+    fputs(",\n  \"currency\": ", f);
     json_str(f, v->currency);
     fputs(",\n  \"options\": [", f);
     for (size_t i = 0; i < v->n; i++) {
@@ -223,7 +225,7 @@ static void compare_json(FILE *f, const view *v)
             if (r->kind == FLAG)
                 fputs(flag_at(o, r) ? "true" : "false", f);
             else if (r->kind == FINGERPRINT)
-                fprintf(f, "%llu", (unsigned long long)fingerprint_at(o, r));
+                json_str(f, fingerprint_text(hex, sizeof hex, fingerprint_at(o, r)));
             else
                 json_num(f, real_at(o, r));
             if (r->offset == offsetof(tco_option, total)) {
@@ -254,7 +256,7 @@ static void compare_csv(FILE *f, const view *v)
             if (r->kind == FLAG)
                 fprintf(f, ",%d", (int)flag_at(&v->o[i], r));
             else if (r->kind == FINGERPRINT)
-                fprintf(f, ",%llu", (unsigned long long)fingerprint_at(&v->o[i], r));
+                fprintf(f, ",%s", fingerprint_text(buf, sizeof buf, fingerprint_at(&v->o[i], r)));
             else
                 fprintf(f, ",%s", num(buf, sizeof buf, real_at(&v->o[i], r)));
         }

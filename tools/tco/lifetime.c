@@ -100,7 +100,8 @@ static void json_figures(FILE *f, const double *cost, const double *fixed)
 static void lifetime_json(FILE *f, const char *label, const char *currency, const tco_lifetime *l,
                           const tco_lifetime_year *y)
 {
-    fputs("{\n  \"scenario\": ", f);
+    json_report_head(f, "libtco-lifetime");
+    fputs(",\n  \"scenario\": ", f);
     json_str(f, label);
     fputs(",\n  \"currency\": ", f);
     json_str(f, currency);

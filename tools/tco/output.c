@@ -91,12 +91,17 @@ static FILE *open_file(const char *out, const char *mode)
     return pending.f;
 }
 
-/* Closes f; renames it into place when ok and it closed cleanly, else
- * removes it. Returns the exit status. */
+/* Closes f; renames it into place when ok (the command succeeded) and
+ * every write and the close went through, else removes it. Returns the
+ * exit status: a write that failed is an error, never a quiet 0. */
 static int finish_file(FILE *f, const char *out, int ok)
 {
-    int bad = fclose(f) != 0;
+    int bad = ferror(f) != 0;
     int saved = errno;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
     pending.f = NULL;
     if (!pending.tmp[0]) { /* written in place */
         if (ok && bad) {
@@ -128,13 +133,8 @@ static int write_all(const char *path, const void *data, size_t len)
     FILE *f = open_file(path, "wb");
     if (!f)
         return EXIT_IO;
-    int ok = fwrite(data, 1, len, f) == len;
-    int rc = finish_file(f, path, 1);
-    if (!ok && rc == 0) { /* written short, yet closed: never leave that in place */
-        say("%s: cannot write: %s", path, strerror(errno));
-        return EXIT_IO;
-    }
-    return rc;
+    fwrite(data, 1, len, f); /* a short write sets the error finish_file reads */
+    return finish_file(f, path, 1);
 }
 
 FILE *open_text(const char *out)
@@ -147,8 +147,8 @@ FILE *open_text(const char *out)
 int close_text(FILE *f, const char *out)
 {
     if (f != stdout)
-        return finish_file(f, out, !ferror(f));
-    if (fflush(f) != 0) {
+        return finish_file(f, out, 1);
+    if (fflush(f) != 0 || ferror(f)) {
         say("%s: cannot write: %s", out, strerror(errno));
         return EXIT_IO;
     }
@@ -269,6 +269,46 @@ void json_str_field(FILE *f, const char *name, const char *v)
 {
     fprintf(f, ", \"%s\": ", name);
     json_str(f, v);
+}
+
+void json_report_head(FILE *f, const char *schema)
+{
+    fprintf(f, "{\n  \"schema\": \"%s\",\n  \"schema_version\": %d", schema, REPORT_SCHEMA_VERSION);
+}
+
+const char *fingerprint_text(char *buf, size_t cap, uint64_t fingerprint)
+{
+    snprintf(buf, cap, "%016llx", (unsigned long long)fingerprint);
+    return buf;
+}
+
+const char *unit_text(char *buf, size_t cap, const char *unit, const char *currency)
+{
+    static const char *const words[][2] = { { "accel-h", "accelerator-hour" }, { "Mtoken", "million tokens" } };
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const char *u = unit; *u && n + 1 < cap;) {
+        const char *put = NULL;
+        size_t used = 1;
+        char one[2] = { *u, '\0' };
+        if (strncmp(u, "cur", 3) == 0) {
+            put = currency;
+            used = 3;
+        } else if (*u == '/') {
+            put = " per ";
+        } else {
+            for (size_t k = 0; k < sizeof words / sizeof words[0] && !put; k++)
+                if (strncmp(u, words[k][0], strlen(words[k][0])) == 0) {
+                    put = words[k][1];
+                    used = strlen(words[k][0]);
+                }
+        }
+        n += (size_t)snprintf(buf + n, cap - n, "%s", put ? put : one);
+        u += used;
+        if (n >= cap)
+            n = cap - 1;
+    }
+    return buf;
 }
 
 /* Quoted only when it must be (RFC 4180). */

@@ -83,16 +83,20 @@ static void report_table(FILE *f, const tco_estimate *e, const char *path, const
     rates_table(f, s);
 }
 
-/* The same keys and nesting as the CBOR result. */
-static void report_json(FILE *f, const tco_estimate *e)
+/* The same keys and nesting as the CBOR result, between the schema and
+ * currency and the unit of every field; the fingerprint in hexadecimal. */
+static void report_json(FILE *f, const tco_estimate *e, const char *currency)
 {
-    fputs("{", f);
+    char buf[64];
+    json_report_head(f, "libtco-report");
+    fputs(",\n  \"currency\": ", f);
+    json_str(f, currency);
     for (size_t i = 0; i < tco_estimate_field_count(); i++) {
         tco_field_info fi = { .size = sizeof fi };
         if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK)
             continue;
         const char *at = (const char *)e + fi.offset;
-        fprintf(f, "%s\n  \"%s\": ", i ? "," : "", fi.name);
+        fprintf(f, ",\n  \"%s\": ", fi.name);
         if (fi.type == TCO_FIELD_CATEGORIES || fi.type == TCO_FIELD_WASTES) {
             const double *v = (const double *)(const void *)at;
             fputs("{", f);
@@ -104,38 +108,57 @@ static void report_json(FILE *f, const tco_estimate *e)
         } else if (fi.type == TCO_FIELD_UINT64) {
             uint64_t u;
             memcpy(&u, at, sizeof u);
-            fprintf(f, "%llu", (unsigned long long)u);
+            if (strcmp(fi.name, "scenario_fingerprint") == 0)
+                json_str(f, fingerprint_text(buf, sizeof buf, u));
+            else
+                fprintf(f, "%llu", (unsigned long long)u);
         } else {
             double d;
             memcpy(&d, at, sizeof d);
             json_num(f, d);
         }
     }
-    fputs("\n}\n", f);
+    fputs(",\n  \"units\": {", f);
+    for (size_t i = 0; i < tco_estimate_field_count(); i++) {
+        tco_field_info fi = { .size = sizeof fi };
+        if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK)
+            continue;
+        fprintf(f, "%s\n    \"%s\": ", i ? "," : "", fi.name);
+        json_str(f, unit_text(buf, sizeof buf, fi.unit, currency));
+    }
+    fputs("\n  }\n}\n", f);
 }
 
-/* field,value,unit; the nested maps as cost.compute, waste.idle, ... */
-static void report_csv(FILE *f, const tco_estimate *e)
+/* field,value,unit: the schema and currency first, the nested maps as
+ * cost.compute, waste.idle, ...; units for a reader, the fingerprint in
+ * hexadecimal. */
+static void report_csv(FILE *f, const tco_estimate *e, const char *currency)
 {
-    char buf[32];
-    fputs("field,value,unit\n", f);
+    char buf[32], unit[64];
+    fprintf(f, "field,value,unit\nschema,libtco-report,\nschema_version,%d,\ncurrency,", REPORT_SCHEMA_VERSION);
+    csv_str(f, currency);
+    fputs(",\n", f);
     for (size_t i = 0; i < tco_estimate_field_count(); i++) {
         tco_field_info fi = { .size = sizeof fi };
         if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK)
             continue;
         const char *at = (const char *)e + fi.offset;
+        unit_text(unit, sizeof unit, fi.unit, currency);
         if (fi.type == TCO_FIELD_CATEGORIES || fi.type == TCO_FIELD_WASTES) {
             const double *v = (const double *)(const void *)at;
             for (size_t k = 0; k < named_count(fi.type); k++)
-                fprintf(f, "%s.%s,%s,%s\n", fi.name, named(fi.type, k), num(buf, sizeof buf, v[k]), fi.unit);
+                fprintf(f, "%s.%s,%s,%s\n", fi.name, named(fi.type, k), num(buf, sizeof buf, v[k]), unit);
         } else if (fi.type == TCO_FIELD_UINT64) {
             uint64_t u;
             memcpy(&u, at, sizeof u);
-            fprintf(f, "%s,%llu,%s\n", fi.name, (unsigned long long)u, fi.unit);
+            if (strcmp(fi.name, "scenario_fingerprint") == 0)
+                fprintf(f, "%s,%s,%s\n", fi.name, fingerprint_text(buf, sizeof buf, u), unit);
+            else
+                fprintf(f, "%s,%llu,%s\n", fi.name, (unsigned long long)u, unit);
         } else {
             double d;
             memcpy(&d, at, sizeof d);
-            fprintf(f, "%s,%s,%s\n", fi.name, num(buf, sizeof buf, d), fi.unit);
+            fprintf(f, "%s,%s,%s\n", fi.name, num(buf, sizeof buf, d), unit);
         }
     }
 }
@@ -173,10 +196,12 @@ int cmd_report(const cmd_args *a)
         scenario_free(&s);
         return EXIT_IO;
     }
+    const char *currency = "";
+    tco_pricing_get_text(s.p, TCO_P_CURRENCY, &currency, NULL);
     if (strcmp(format, "json") == 0)
-        report_json(f, &e);
+        report_json(f, &e, currency);
     else if (strcmp(format, "csv") == 0)
-        report_csv(f, &e);
+        report_csv(f, &e, currency);
     else
         report_table(f, &e, a->pos[0], &s);
     scenario_free(&s);

@@ -57,7 +57,8 @@ static void sensitivity_table(FILE *f, const tornado *t)
 
 static void sensitivity_json(FILE *f, const tornado *t)
 {
-    fputs("{\n  \"scenario\": ", f);
+    json_report_head(f, "libtco-sensitivity");
+    fputs(",\n  \"scenario\": ", f);
     json_str(f, t->label);
     fputs(",\n  \"currency\": ", f);
     json_str(f, t->currency);

@@ -78,8 +78,9 @@ typedef struct usage_job {
 const char *money_cents(char *buf, size_t cap, int64_t c);
 /* "YYYY-MM-DDTHH:MM:SSZ" of UTC seconds t. */
 const char *iso_time(char *buf, size_t cap, double t);
-/* "{" and the records, scenario and currency members of a JSON report. */
-void usage_json_head(FILE *f, const usage_job *j);
+/* The head of a JSON report (json_report_head, schema) and its records,
+ * scenario and currency members. */
+void usage_json_head(FILE *f, const usage_job *j, const char *schema);
 /* The text of a tag value id; NULL for TCO_TAG_NONE. */
 const char *usage_value(const usage_job *j, uint32_t id);
 
@@ -167,6 +168,18 @@ void json_str(FILE *f, const char *s);
 void json_num_field(FILE *f, const char *name, double v);
 void json_str_field(FILE *f, const char *name, const char *v);
 void csv_str(FILE *f, const char *s);
+
+/* Every JSON report opens with its schema (doc/tco.md, "Reports"):
+ * `{ "schema": "libtco-<what>", "schema_version": 1`; members follow with
+ * json_*_field. The version rises when a report changes shape. */
+#define REPORT_SCHEMA_VERSION 1
+void json_report_head(FILE *f, const char *schema);
+/* A fingerprint as 16 hexadecimal digits: a 64-bit integer in JSON would be
+ * rounded by JavaScript and jq. */
+const char *fingerprint_text(char *buf, size_t cap, uint64_t fingerprint);
+/* A field table's unit for a reader: "cur/Mtoken" with currency "USD" is
+ * "USD per million tokens". */
+const char *unit_text(char *buf, size_t cap, const char *unit, const char *currency);
 
 /* ---- params.c ---- */
 /* A choice parameter's names, ", " between them, in `backquotes` if quoted. */

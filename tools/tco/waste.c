@@ -128,7 +128,7 @@ static void json_tags(FILE *f, const usage_job *j, uint32_t i)
 static void waste_json(FILE *f, const usage_job *j, const tco_findings *w)
 {
     char t[32];
-    usage_json_head(f, j);
+    usage_json_head(f, j, "libtco-waste");
     fputs(",\n  \"by\": ", f);
     json_str(f, j->keys[0]);
     fputs(",\n  \"period_start\": ", f);
