@@ -1280,6 +1280,9 @@ typedef enum tco_spread {
                            * to its groups, by their accelerator cost) */
 } tco_spread;
 
+/* "usage", "even", "owner"; NULL if unknown. Since 1.1. */
+TCO_API const char *tco_spread_name(int32_t spread);
+
 /* Records without a tag of a grouping key fall in the group whose value
  * is TCO_TAG_NONE ("(none)" in reports). With several tags of one key, a
  * record's first counts. */

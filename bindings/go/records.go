@@ -378,19 +378,23 @@ type Attribution struct {
 	Groups []Group
 }
 
-// spreadRule is the tco_spread of a rule name, or an error naming field
-// and the names allowed.
+// spreadRule is the tco_spread of a rule name (the library's,
+// tco_spread_name; "" is usage), or an error naming field and the names
+// allowed.
 func spreadRule(field, name string) (C.int32_t, error) {
-	switch name {
-	case "", "usage":
+	if name == "" {
 		return C.TCO_SPREAD_USAGE, nil
-	case "even":
-		return C.TCO_SPREAD_EVEN, nil
-	case "owner":
-		return C.TCO_SPREAD_OWNER, nil
 	}
-	return 0, errArg(StatusRange, field, field+" = "+strconv.Quote(name)+
-		`: allowed "usage" (or ""), "even" or "owner"`)
+	var names []string
+	for r := C.int32_t(C.TCO_SPREAD_USAGE); C.tco_spread_name(r) != nil; r++ {
+		n := C.GoString(C.tco_spread_name(r))
+		if n == name {
+			return r, nil
+		}
+		names = append(names, strconv.Quote(n))
+	}
+	return 0, errArg(StatusRange, field, field+" = "+strconv.Quote(name)+": allowed "+strings.Join(names, ", ")+
+		` ("" is "usage")`)
 }
 
 // findTag is the id of a text of the records' tags table.

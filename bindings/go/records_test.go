@@ -306,7 +306,7 @@ func TestAttributeErrors(t *testing.T) {
 		{tco.AttributionRequest{PeriodStart: nov1, PeriodEnd: end, By: []string{"project", "alice"}}, tco.ErrIndex,
 			`By[1] = "alice"`},
 		{tco.AttributionRequest{PeriodStart: nov1, PeriodEnd: end, By: []string{"project"}, Idle: "fair"}, tco.ErrRange,
-			`"usage" (or ""), "even" or "owner"`},
+			`allowed "usage", "even", "owner" ("" is "usage")`},
 		{tco.AttributionRequest{PeriodStart: nov1, PeriodEnd: end, By: []string{"project"}, Shared: "Even"}, tco.ErrRange,
 			`Shared = "Even"`},
 		{tco.AttributionRequest{PeriodStart: nov1, PeriodEnd: end, By: []string{"project"}, Idle: "owner", Owner: "nobody"},

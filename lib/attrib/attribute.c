@@ -38,6 +38,13 @@ enum { CATS = TCO__ATTRIB_CATS, CLASSES = 4 };
 #define RECORD_V1_SIZE sizeof(tco_record)
 #define REQUEST_V1_SIZE sizeof(tco_attribution_request)
 
+static const char *const spread_names[] = { NULL, "usage", "even", "owner" };
+
+const char *tco_spread_name(int32_t spread)
+{
+    return spread >= TCO_SPREAD_USAGE && spread <= TCO_SPREAD_OWNER ? spread_names[spread] : NULL;
+}
+
 /* ---- prices per accelerator-hour -------------------------------------- */
 
 /* cur per accelerator-hour by category, of each price class and of idle

@@ -213,6 +213,13 @@ static void test_job_state_names(void **state)
     assert_string_equal(tco_job_state_name(TCO_JOB_RUNNING), "running");
     assert_null(tco_job_state_name(4));
     assert_null(tco_job_state_name(-1));
+    /* and the attribution's spread rules, which the bindings and the
+     * command read by these names */
+    assert_string_equal(tco_spread_name(TCO_SPREAD_USAGE), "usage");
+    assert_string_equal(tco_spread_name(TCO_SPREAD_EVEN), "even");
+    assert_string_equal(tco_spread_name(TCO_SPREAD_OWNER), "owner");
+    assert_null(tco_spread_name(0));
+    assert_null(tco_spread_name(4));
 }
 
 /* ---- Slurm accounting --------------------------------------------------- */

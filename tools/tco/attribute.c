@@ -54,16 +54,15 @@ static int time_of(const char *text, double *t)
     return end != text && *end == '\0' && isfinite(*t);
 }
 
+/* A rule by the library's name (tco_spread_name). */
 static int rule_of(const char *name, const char *option, int32_t *rule)
 {
-    static const struct { const char *name; int32_t rule; } rules[] = {
-        { "usage", TCO_SPREAD_USAGE }, { "even", TCO_SPREAD_EVEN }, { "owner", TCO_SPREAD_OWNER } };
     *rule = TCO_SPREAD_USAGE;
     if (!name)
         return 0;
-    for (size_t i = 0; i < sizeof rules / sizeof *rules; i++)
-        if (strcmp(name, rules[i].name) == 0)
-            return *rule = rules[i].rule, 0;
+    for (int32_t r = TCO_SPREAD_USAGE; tco_spread_name(r); r++)
+        if (strcmp(name, tco_spread_name(r)) == 0)
+            return *rule = r, 0;
     say("%s takes usage, even or owner, not %s", option, name);
     return usage(NULL, NULL);
 }

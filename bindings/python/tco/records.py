@@ -14,7 +14,8 @@ from .results import CATEGORIES, PRICE_CLASSES, _optional, enum_names, sized
 JOB_STATES = enum_names(lib.tco_job_state_name)
 TIERS = ("hot", "warm", "cold")
 TRAFFIC = ("in_region", "cross_region", "internet")
-SPREADS = {"usage": lib.TCO_SPREAD_USAGE, "even": lib.TCO_SPREAD_EVEN, "owner": lib.TCO_SPREAD_OWNER}
+# The spread rules by the library's names: "usage" (1), "even", "owner".
+SPREADS = {ffi.string(lib.tco_spread_name(v)).decode(): v for v in range(lib.TCO_SPREAD_USAGE, lib.TCO_SPREAD_OWNER + 1)}
 
 
 def _record_dtype():
