@@ -7,7 +7,7 @@ packages=(meson ninja-build pkg-config gcc g++ libcbor-dev libxxhash-dev libcmoc
           libjansson-dev  # the tco command's JSON (never the library's)
           clang libclang-rt-14-dev  # the fuzz targets: clang and its libFuzzer runtime
           cmake  # the test that finds the installed library with find_package(libtco)
-          python3-jsonschema groff-base)  # the command's tests: its reports against doc/report.schema.json, its man page
+          python3-jsonschema python3-prometheus-client groff-base)  # the command's tests: reports against their schema, Prometheus parsed, the man page
 
 missing=()
 for p in "${packages[@]}"; do
@@ -24,7 +24,7 @@ fi
 # Python: what builds the binding (setuptools, cffi) and what its tests and
 # notebook use (numpy, pandas, matplotlib, pytest, nbclient; pyarrow and
 # DuckDB read the FOCUS export back), from PyPI.
-python_packages=(setuptools wheel cffi numpy pandas matplotlib pytest nbclient nbformat ipykernel pyarrow duckdb jsonschema)
+python_packages=(setuptools wheel cffi numpy pandas matplotlib pytest nbclient nbformat ipykernel pyarrow duckdb jsonschema prometheus-client)
 if ! python3 -c "import setuptools, wheel, cffi, numpy, pandas, matplotlib, pytest, nbclient, nbformat, ipykernel, pyarrow, duckdb" 2>/dev/null; then
   echo "installing Python packages: ${python_packages[*]}"
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${python_packages[@]}"

@@ -202,6 +202,7 @@ def main():
     lifetime_checks(write)
     whole_file_checks(path, write)
     scripting_checks(path, write)
+    dashboard_checks(path, write)
     raw_bytes_checks(write)
 
     if failures:
@@ -583,6 +584,60 @@ def report_schema_checks(rep):
               f"{cmd} json: its schema and currency")
     bad = dict(rep, scenario_fingerprint=int(rep["scenario_fingerprint"], 16))
     check(not valid.is_valid(bad), "the schema refuses a fingerprint as an integer")
+
+
+def dashboard_checks(path, write):
+    """What dashboards and reviews read: tco diff names every input that
+    changed and moves every cost line by the difference of two reports,
+    refuses two currencies, and writes markdown for a pull request; the
+    Prometheus exposition of a report and of an attribution parses with
+    the Prometheus client's own parser and carries the same numbers."""
+    from prometheus_client.parser import text_string_to_metric_families
+    default, moe = os.path.join(GOLDEN, "default.json"), os.path.join(GOLDEN, "moe.json")
+    rc, out, _ = run("diff", default, moe, "--format", "json")
+    d = json.loads(out)
+    a, b = report_of(default), report_of(moe)
+    changed = {c["name"]: (c["from"], c["to"]) for c in d["inputs"]}
+    check(rc == 0 and d["schema"] == "libtco-diff" and changed["accelerator_model"] == ("H100-SXM", "H200-SXM")
+          and changed["accelerators"] == ("1024", "2048") and "pue" not in changed, "diff: the inputs that changed")
+    lines = {x["name"]: x for x in d["lines"]}
+    check(lines["total"]["from"] == a["total"] and lines["total"]["to"] == b["total"] and
+          lines["total"]["change"] == b["total"] - a["total"] and
+          all(lines[c]["change"] == b["cost"][c] - a["cost"][c] for c in a["cost"]),
+          "diff: every cost line moves by the reports' difference")
+    rc, out, _ = run("diff", default, moe, "--format", "markdown")
+    text = out.decode()
+    check(rc == 0 and text.startswith("### tco diff") and "| `accelerator_model` | topology | H100-SXM | H200-SXM |" in text
+          and "**Total: 4,251,041 → " in text, "diff --format markdown: a pull-request comment")
+    rc, out, _ = run("diff", default, default)
+    check(rc == 0 and b"inputs: the same" in out, "diff of a scenario with itself")
+    eur = write("diff-eur.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                             "pricing": {"currency": "EUR", "on_demand_per_accel_hour": 6}}))
+    expect(["diff", default, eur], 1, "EUR", "USD", "one currency")
+    expect(["diff", default], 2, "two scenarios")
+
+    rc, out, _ = run("report", "--format", "prometheus")
+    fams = {f.name: f for f in text_string_to_metric_families(out.decode())}
+    rep = report_of_builtin()
+    total = fams["tco_total"].samples[0]
+    check(rc == 0 and total.value == rep["total"] and total.labels["fingerprint"] == rep["scenario_fingerprint"]
+          and total.labels["currency"] == "USD", "report --format prometheus: the total, labelled")
+    cost = {s.labels["category"]: s.value for s in fams["tco_cost"].samples}
+    check(cost == rep["cost"] and fams["tco_cost"].type == "gauge", "prometheus: every category")
+    got = path("metrics.prom")
+    expect(["report", "-o", got], 0)
+    with open(got) as f:
+        check(f.read().startswith("# HELP tco_total"), "-o x.prom writes the exposition")
+    month = os.path.join(MONTH, "month.csv"), os.path.join(MONTH, "cluster.json")
+    rc, out, _ = run("attribute", *month, "--by", "team,user", "--format", "prometheus")
+    fams = {f.name: f for f in text_string_to_metric_families(out.decode())}
+    rc2, js, _ = run("attribute", *month, "--by", "team,user", "--format", "json")
+    bill = json.loads(js)["bill"]
+    parts = fams["tco_attribution_total"].samples
+    check(rc == 0 and fams["tco_bill_total"].samples[0].value == bill["total_cents"] / 100 and
+          round(sum(s.value for s in parts) * 100) == bill["total_cents"] and
+          all("group" in s.labels and "group2" in s.labels for s in parts),
+          "attribute --format prometheus: the groups add up to the bill, to the cent")
 
 
 def whole_file_checks(path, write):

@@ -286,6 +286,66 @@ static void attribute_csv(FILE *f, const job *j)
     }
 }
 
+/* cents as the currency's units, exactly: -1234 -> "-12.34". */
+static const char *units_of_cents(char *buf, size_t cap, int64_t c)
+{
+    unsigned long long u = c < 0 ? 0ULL - (unsigned long long)c : (unsigned long long)c;
+    snprintf(buf, cap, "%s%llu.%02llu", c < 0 ? "-" : "", u / 100, u % 100);
+    return buf;
+}
+
+/* The labels every attribution gauge carries: the period and currency,
+ * then (for a group) its key and value, and the second pair's. */
+static void attribution_labels(FILE *f, const job *j, const tco_group *g)
+{
+    char t[2][32];
+    prom_label(f, "period_start", iso_time(t[0], sizeof t[0], j->period[0]), 1);
+    prom_label(f, "period_end", iso_time(t[1], sizeof t[1], j->period[1]), 0);
+    prom_label(f, "currency", j->currency, 0);
+    for (uint32_t k = 0; g && k < j->nkeys; k++) {
+        const char *v = usage_value(j, g->value[k]);
+        prom_label(f, k ? "by2" : "by", j->keys[k], 0);
+        prom_label(f, k ? "group2" : "group", v ? v : "(none)", 0);
+    }
+}
+
+/* Prometheus text exposition of the bill and each group's part, in the
+ * currency's units to the cent, for a dashboard to scrape. */
+static void attribute_prometheus(FILE *f, const job *j, const tco_bill *b)
+{
+    char v[32];
+    tco_group g = { .size = sizeof g };
+    size_t n = tco_attribution_group_count(j->a);
+    prom_family(f, "tco_bill_total", "the bill of the period, in the currency");
+    fputs("tco_bill_total{", f);
+    attribution_labels(f, j, NULL);
+    fprintf(f, "} %s\n", units_of_cents(v, sizeof v, b->total));
+    prom_family(f, "tco_attribution_total", "a group's part of the bill of the period, in the currency");
+    for (size_t i = 0; i < n; i++) {
+        tco_attribution_group_at(&g, j->a, i, NULL);
+        fputs("tco_attribution_total{", f);
+        attribution_labels(f, j, &g);
+        fprintf(f, "} %s\n", units_of_cents(v, sizeof v, g.total));
+    }
+    prom_family(f, "tco_attribution_cost", "a group's part of the bill by category, in the currency");
+    for (size_t i = 0; i < n; i++) {
+        tco_attribution_group_at(&g, j->a, i, NULL);
+        for (int k = 0; k < (int)tco_category_count(); k++) {
+            fputs("tco_attribution_cost{", f);
+            attribution_labels(f, j, &g);
+            prom_label(f, "category", tco_category_name(k), 0);
+            fprintf(f, "} %s\n", units_of_cents(v, sizeof v, g.category[k]));
+        }
+    }
+    prom_family(f, "tco_attribution_held_accelerator_hours", "accelerator-hours a group's records held in the period");
+    for (size_t i = 0; i < n; i++) {
+        tco_attribution_group_at(&g, j->a, i, NULL);
+        fputs("tco_attribution_held_accelerator_hours{", f);
+        attribution_labels(f, j, &g);
+        fprintf(f, "} %s\n", num(v, sizeof v, g.held_accelerator_hours));
+    }
+}
+
 /* The FOCUS 1.2 rows of the library (doc/focus.md). */
 /* --focus NAME=VALUE into the request: the names are its fields. */
 static int focus_request_of(const cmd_args *a, tco_focus_request *q)
@@ -352,6 +412,8 @@ static int attribute_print(const cmd_args *a, const job *j)
         attribute_csv(f, j);
     else if (strcmp(format, "focus") == 0)
         rc = attribute_focus(f, a, j);
+    else if (strcmp(format, "prometheus") == 0)
+        attribute_prometheus(f, j, &b);
     else
         attribute_table(f, j, &b);
     if (rc) {

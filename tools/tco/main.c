@@ -9,6 +9,7 @@
  *   tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END] [...]
  *   tco waste RECORDS [FILE] [--by KEY] [--threshold NAME=VALUE]... [...]
  *   tco lifetime [FILE] [--years N] [--utilisation U] [--refresh-year R] [--discount-rate D] [...]
+ *   tco diff A B [--format table|json|markdown] [-o OUT] [--from json|cbor]
  *
  * This file: the table of commands, their options (getopt_long: --format=X
  * or --format X, anywhere among the other arguments), their help, and the
@@ -28,7 +29,7 @@
 static const char usage_text[] =
     "usage: tco COMMAND [ARGS]\n"
     "\n"
-    "  tco report [FILE] [--format table|json|csv|cbor] [-o OUT]\n"
+    "  tco report [FILE] [--format table|json|csv|cbor|prometheus] [-o OUT]\n"
     "      price the scenario in FILE (the built-in one without FILE)\n"
     "  tco convert IN OUT [--from json|cbor] [--to json|cbor]\n"
     "      rewrite a scenario: JSON to canonical CBOR, CBOR to JSON (by extension,\n"
@@ -45,7 +46,7 @@ static const char usage_text[] =
     "      of the total\n"
     "  tco attribute RECORDS [FILE] --by KEY[,KEY] [--period START,END]\n"
     "      [--idle-rule R] [--shared-rule R] [--owner V] [--records csv|sacct]\n"
-    "      [--strict] [--format table|json|csv|focus] [-o OUT]\n"
+    "      [--strict] [--format table|json|csv|focus|prometheus] [-o OUT]\n"
     "      split the bill of a period among the usage records' tags, to the cent\n"
     "  tco waste RECORDS [FILE] [--by KEY] [--period START,END]\n"
     "      [--threshold NAME=VALUE]... [--records csv|sacct] [--strict]\n"
@@ -55,6 +56,8 @@ static const char usage_text[] =
     "      [--discount-rate D] [--format table|json|csv] [-o OUT]\n"
     "      the cluster over its life: years, fixed and variable, unused capacity\n"
     "      and commitment, cash and net present value\n"
+    "  tco diff A B [--format table|json|markdown] [-o OUT]\n"
+    "      what changed from scenario A to B: the inputs, and every cost line\n"
     "  tco COMMAND --help\n"
     "      that command's options; every command reading a scenario also takes\n"
     "      --set NAME=VALUE (repeatable) and --force (replace an existing OUT)\n"
@@ -87,12 +90,13 @@ int usage(const char *fmt, const char *arg)
 
 /* ==== the commands ======================================================= */
 
-static const char *const report_formats[] = { "table", "json", "csv", "cbor", NULL };
+static const char *const report_formats[] = { "table", "json", "csv", "cbor", "prometheus", NULL };
 static const char *const params_formats[] = { "table", "json", "csv", "markdown", NULL };
 static const char *const compare_formats[] = { "table", "json", "csv", "markdown", NULL };
 static const char *const sensitivity_formats[] = { "table", "json", "csv", NULL };
-static const char *const attribute_formats[] = { "table", "json", "csv", "focus", NULL };
+static const char *const attribute_formats[] = { "table", "json", "csv", "focus", "prometheus", NULL };
 static const char *const waste_formats[] = { "table", "json", "csv", NULL };
+static const char *const diff_formats[] = { "table", "json", "markdown", NULL };
 
 /* max_pos of a command that takes any number of positional arguments. */
 #define ANY INT_MAX
@@ -119,13 +123,14 @@ typedef struct command {
 
 static const command commands[] = {
     { "report", cmd_report, 0, 1, NULL, report_formats, 0, OFFER_SCENARIO,
-      "usage: tco report [FILE] [--format table|json|csv|cbor] [-o OUT] [--from json|cbor]\n"
+      "usage: tco report [FILE] [--format table|json|csv|cbor|prometheus] [-o OUT] [--from json|cbor]\n"
       "\n"
       "Prices the scenario in FILE (the built-in one without FILE; \"-\" is standard\n"
       "input) and prints the cost by category, the waste, and every other field.\n"
       "\n"
-      "  -f, --format=FORMAT  table (the default), json, csv, or cbor: the canonical\n"
-      "                       CBOR result, never to a terminal\n"
+      "  -f, --format=FORMAT  table (the default), json, csv, cbor (the canonical\n"
+      "                       CBOR result, never to a terminal), or prometheus: the\n"
+      "                       text exposition, a gauge per field\n"
       "  -o, --output=OUT     write to OUT instead of standard output\n"
       "      --from=FORMAT    read FILE as json or cbor (default: by its extension,\n"
       "                       else by its first byte)\n"
@@ -206,7 +211,7 @@ static const command commands[] = {
       OFFER_ATTRIBUTION | OFFER_FOCUS | OFFER_SCENARIO,
       "usage: tco attribute RECORDS [FILE | --scenario FILE] --by KEY[,KEY] [--period START,END] [--idle-rule R]\n"
       "           [--shared-rule R] [--owner V] [--records csv|sacct] [--strict]\n"
-      "           [--format table|json|csv|focus] [-o OUT] [--from json|cbor]\n"
+      "           [--format table|json|csv|focus|prometheus] [-o OUT] [--from json|cbor]\n"
       "\n"
       "Reads the usage records in RECORDS (Slurm sacct --parsable2 output or CSV,\n"
       "doc/records.md) and splits the bill of the period, priced by the scenario in\n"
@@ -228,7 +233,8 @@ static const command commands[] = {
       "                         file, else sacct if its first line has a '|')\n"
       "      --strict           a row that cannot be a record fails the command\n"
       "  -f, --format=FORMAT    table (the default), json, csv (a row per group), or\n"
-      "                         focus: FinOps FOCUS 1.2 cost and usage rows (CSV)\n"
+      "                         focus: FinOps FOCUS 1.2 cost and usage rows (CSV), or\n"
+      "                         prometheus: gauges of the bill and each group\n"
       "      --focus=NAME=VALUE who the FOCUS rows say bills whom, as often as needed:\n"
       "                         billing_account_id, billing_account_name,\n"
       "                         provider_name, invoice_id, region_id, region_name\n"
@@ -255,6 +261,20 @@ static const command commands[] = {
       "  -o, --output=OUT       write to OUT instead of standard output\n"
       "      --from=FORMAT      read FILE as json or cbor\n"
       "  -h, --help             print this help\n" },
+    { "diff", cmd_diff, 2, 2, "diff needs two scenarios: A B", diff_formats, 0, OFFER_SCENARIO,
+      "usage: tco diff A B [--format table|json|markdown] [-o OUT] [--from json|cbor]\n"
+      "\n"
+      "Prices the scenarios in A and B and prints what changed from A to B: every\n"
+      "input whose value differs, then each cost category, the total, the cost per\n"
+      "million tokens and per effective accelerator-hour, and the wall time, with\n"
+      "the change and its share. Both must be priced in one currency.\n"
+      "\n"
+      "  -f, --format=FORMAT  table (the default), json, or markdown: the total, the\n"
+      "                       lines that moved and the inputs that moved them, for a\n"
+      "                       pull-request comment\n"
+      "  -o, --output=OUT     write to OUT instead of standard output\n"
+      "      --from=FORMAT    read A and B as json or cbor\n"
+      "  -h, --help           print this help\n" },
     { "waste", cmd_waste, 1, 2, "waste needs a RECORDS file", waste_formats, 0, OFFER_ATTRIBUTION | OFFER_THRESHOLD | OFFER_SCENARIO,
       "usage: tco waste RECORDS [FILE | --scenario FILE] [--by KEY] [--period START,END] [--threshold NAME=VALUE]...\n"
       "           [--records csv|sacct] [--strict] [--format table|json|csv] [-o OUT]\n"
@@ -376,7 +396,7 @@ static int positional(cmd_args *a, const command *cmd, const char *arg)
 static const char *format_of_extension(const char *out)
 {
     static const char *const known[][2] = { { "json", "json" }, { "csv", "csv" }, { "cbor", "cbor" },
-                                            { "md", "markdown" } };
+                                            { "md", "markdown" }, { "prom", "prometheus" } };
     const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
     if (!dot || (slash && slash > dot))
         return NULL;

@@ -311,6 +311,32 @@ const char *unit_text(char *buf, size_t cap, const char *unit, const char *curre
     return buf;
 }
 
+void prom_label(FILE *f, const char *name, const char *v, int first)
+{
+    fprintf(f, "%s%s=\"", first ? "" : ",", name);
+    for (; v && *v; v++)
+        if (*v == '\\' || *v == '"')
+            fprintf(f, "\\%c", *v);
+        else if (*v == '\n')
+            fputs("\\n", f);
+        else
+            fputc(*v, f);
+    fputc('"', f);
+}
+
+void prom_family(FILE *f, const char *name, const char *help)
+{
+    fprintf(f, "# HELP %s ", name);
+    for (; *help; help++) /* HELP escapes only \\ and a newline */
+        if (*help == '\\')
+            fputs("\\\\", f);
+        else if (*help == '\n')
+            fputs("\\n", f);
+        else
+            fputc(*help, f);
+    fprintf(f, "\n# TYPE %s gauge\n", name);
+}
+
 /* Quoted only when it must be (RFC 4180). */
 void csv_str(FILE *f, const char *s)
 {

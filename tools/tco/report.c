@@ -163,6 +163,35 @@ static void report_csv(FILE *f, const tco_estimate *e, const char *currency)
     }
 }
 
+/* Prometheus text exposition: a gauge per number of the field table,
+ * tco_<field> (the nested maps as tco_cost{category=...},
+ * tco_waste{kind=...}, tco_fixed{category=...}), each labelled with the
+ * scenario, its fingerprint and the currency, for a textfile collector. */
+static void report_prometheus(FILE *f, const tco_estimate *e, const char *path, const char *currency)
+{
+    char fp[32], buf[32], name[96], help[400], unit[64];
+    fingerprint_text(fp, sizeof fp, e->scenario_fingerprint);
+    for (size_t i = 0; i < tco_estimate_field_count(); i++) {
+        tco_field_info fi = { .size = sizeof fi };
+        if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK || fi.type == TCO_FIELD_UINT64)
+            continue; /* the fingerprint is a label; the flag bits are no gauge */
+        snprintf(name, sizeof name, "tco_%s", fi.name);
+        snprintf(help, sizeof help, "%s (%s)", fi.description, unit_text(unit, sizeof unit, fi.unit, currency));
+        prom_family(f, name, help);
+        const double *v = (const double *)(const void *)((const char *)e + fi.offset);
+        int nested = fi.type == TCO_FIELD_CATEGORIES || fi.type == TCO_FIELD_WASTES;
+        for (size_t k = 0; k < (nested ? named_count(fi.type) : 1); k++) {
+            fprintf(f, "%s{", name);
+            prom_label(f, "scenario", scenario_label(path), 1);
+            prom_label(f, "fingerprint", fp, 0);
+            prom_label(f, "currency", currency, 0);
+            if (nested)
+                prom_label(f, fi.type == TCO_FIELD_CATEGORIES ? "category" : "kind", named(fi.type, k), 0);
+            fprintf(f, "} %s\n", num(buf, sizeof buf, v[k]));
+        }
+    }
+}
+
 static int save_estimate(uint8_t *buf, size_t cap, size_t *len, const void *e, tco_error *err)
 {
     return tco_estimate_save_cbor(buf, cap, len, e, err);
@@ -202,6 +231,8 @@ int cmd_report(const cmd_args *a)
         report_json(f, &e, currency);
     else if (strcmp(format, "csv") == 0)
         report_csv(f, &e, currency);
+    else if (strcmp(format, "prometheus") == 0)
+        report_prometheus(f, &e, a->pos[0], currency);
     else
         report_table(f, &e, a->pos[0], &s);
     scenario_free(&s);

@@ -13,6 +13,7 @@
  *                  (tco_attribute); reading records for tco waste too
  *   waste.c        tco waste: the findings of tco_find_waste
  *   lifetime.c     tco lifetime: the cluster over its life (tco_lifetime_compute)
+ *   diff.c         tco diff: two scenarios' inputs and cost lines, what changed
  *   scenario.c     tco convert and tco fingerprint: a scenario file as such
  *   params.c       tco params: the parameter list, and doc/parameters.md */
 #ifndef TCO_CMD_H
@@ -63,6 +64,7 @@ int cmd_sensitivity(const cmd_args *a); /* sensitivity.c */
 int cmd_attribute(const cmd_args *a);   /* attribute.c */
 int cmd_waste(const cmd_args *a);       /* attribute.c, printed by waste.c */
 int cmd_lifetime(const cmd_args *a);    /* lifetime.c */
+int cmd_diff(const cmd_args *a);        /* diff.c */
 
 /* ---- attribute.c: records priced for a period ---- */
 typedef struct usage_job {
@@ -177,6 +179,11 @@ void json_report_head(FILE *f, const char *schema);
 /* A fingerprint as 16 hexadecimal digits: a 64-bit integer in JSON would be
  * rounded by JavaScript and jq. */
 const char *fingerprint_text(char *buf, size_t cap, uint64_t fingerprint);
+/* Prometheus text exposition (version 0.0.4): a family's HELP and TYPE
+ * (every libtco metric is a gauge), and one label, escaped, with a comma
+ * before it unless first. */
+void prom_family(FILE *f, const char *name, const char *help);
+void prom_label(FILE *f, const char *name, const char *v, int first);
 /* A field table's unit for a reader: "cur/Mtoken" with currency "USD" is
  * "USD per million tokens". */
 const char *unit_text(char *buf, size_t cap, const char *unit, const char *currency);
