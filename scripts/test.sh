@@ -8,8 +8,12 @@ cd "$(dirname "$0")/.."
 meson compile -C build
 meson test -C build --print-errorlogs
 
-# The Python binding, built against this build tree, and its tests.
-PKG_CONFIG_PATH="$PWD/build/meson-uninstalled" python3 -m pip install --quiet --disable-pip-version-check \
+# The Python binding, built against this build tree, and its tests. Its
+# distribution was called tco before 1.1: an old install of it goes first.
+if python3 -m pip show tco 2>/dev/null | grep "Python binding of libtco" >/dev/null; then
+  python3 -m pip uninstall --quiet --yes tco
+fi
+TCO_LIBTCO=system PKG_CONFIG_PATH="$PWD/build/meson-uninstalled" python3 -m pip install --quiet --disable-pip-version-check \
   --root-user-action=ignore --no-build-isolation --no-deps --force-reinstall ./bindings/python
 MPLBACKEND=Agg python3 -m pytest -q bindings/python/tests
 

@@ -4,15 +4,28 @@ The declarations given to cffi are derived from tco.h itself (comments,
 preprocessor lines and the export macro removed, integer macros kept as
 constants), and the extension is compiled with ``#include <tco.h>``, so the
 C compiler checks every declaration against the header: there is no
-hand-kept copy to drift. libtco is found with pkg-config; for a build tree,
-point PKG_CONFIG_PATH at <build>/meson-uninstalled.
+hand-kept copy to drift.
+
+Where libtco comes from (TCO_LIBTCO=system, bundled or auto, the default):
+- system: the one pkg-config finds, installed or a build tree (point
+  PKG_CONFIG_PATH at <build>/meson-uninstalled); the extension finds it
+  where pkg-config says it is.
+- bundled: built here with meson from the sources this package sits in
+  (or those TCO_SOURCE_ROOT names), and carried inside the package (tco/libtco.so.1, found through $ORIGIN),
+  so that a wheel installs where libtco is not; auditwheel can then carry
+  libcbor in too (doc/python.md, "Wheels").
+- auto: system when pkg-config finds libtco, else bundled.
 """
 import os
 import re
 import shlex
+import shutil
 import subprocess
 
 from cffi import FFI
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_BUNDLED = os.path.join(_HERE, "libtco.so.1")
 
 
 def _pkg_config(*args):
@@ -20,10 +33,52 @@ def _pkg_config(*args):
         out = subprocess.run(["pkg-config", *args, "libtco"], check=True, capture_output=True, text=True)
     except (OSError, subprocess.CalledProcessError) as e:
         raise RuntimeError(
-            "libtco not found by pkg-config: install it (meson install) or set "
-            "PKG_CONFIG_PATH to <build>/meson-uninstalled"
+            "libtco not found by pkg-config: install it (meson install), set "
+            "PKG_CONFIG_PATH to <build>/meson-uninstalled, or build it into the package (TCO_LIBTCO=bundled)"
         ) from e
     return shlex.split(out.stdout)
+
+
+def _system():
+    """Compiler and linker settings for the libtco pkg-config finds."""
+    if os.path.exists(_BUNDLED):  # from an earlier bundled build: never ship a stale copy
+        os.remove(_BUNDLED)
+    cflags = _pkg_config("--cflags")
+    libdirs = [f[2:] for f in _pkg_config("--libs-only-L") if f.startswith("-L")]
+    if not libdirs:
+        libdirs = [d for d in _pkg_config("--variable=libdir") if d]
+    includes = [f[2:] for f in cflags if f.startswith("-I")]
+    return includes, includes + ["/usr/local/include", "/usr/include"], libdirs, [f"-Wl,-rpath,{d}" for d in libdirs]
+
+
+def _bundled():
+    """libtco built with meson from the checkout this package is part of
+    (the library alone: no tests, examples or command), copied into the
+    package beside the extension."""
+    root = os.environ.get("TCO_SOURCE_ROOT") or os.path.normpath(os.path.join(_HERE, "..", "..", ".."))
+    if not os.path.exists(os.path.join(root, "lib", "libtco.map")):
+        raise RuntimeError(f"no libtco sources at {root}: install libtco, build from a checkout of it, "
+                           "or point TCO_SOURCE_ROOT at one")
+    build = os.path.join(_HERE, "..", "build", "libtco")
+    setup = ["meson", "setup", build, root, "-Dbuildtype=release", "-Dtests=false", "-Dexamples=false",
+             "-Dcommand=false", "-Dabi_check=disabled"]
+    if os.path.exists(os.path.join(build, "build.ninja")):
+        setup.insert(2, "--reconfigure")
+    subprocess.run(setup, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["meson", "compile", "-C", build], check=True, stdout=subprocess.DEVNULL)
+    shutil.copyfile(os.path.realpath(os.path.join(build, "lib", "libtco.so.1")), _BUNDLED)
+    includes = [os.path.join(root, "include"), os.path.join(build, "include")]
+    return includes, includes, [os.path.join(build, "lib")], ["-Wl,-rpath,$ORIGIN"]
+
+
+def _where():
+    mode = os.environ.get("TCO_LIBTCO", "auto")
+    if mode not in ("auto", "system", "bundled"):
+        raise RuntimeError(f"TCO_LIBTCO={mode}: allowed auto, system or bundled")
+    if mode == "auto":
+        found = subprocess.run(["pkg-config", "--exists", "libtco"], capture_output=True).returncode == 0
+        mode = "system" if found else "bundled"
+    return _system() if mode == "system" else _bundled()
 
 
 def _header(include_dirs, name):
@@ -54,24 +109,19 @@ def cdef_from_header(text):
 
 
 ffibuilder = FFI()
-_cflags = _pkg_config("--cflags")
-_include_dirs = [f[2:] for f in _cflags if f.startswith("-I")] + ["/usr/local/include", "/usr/include"]
-_libdirs = [f[2:] for f in _pkg_config("--libs-only-L") if f.startswith("-L")]
-if not _libdirs:
-    _libdirs = [d for d in _pkg_config("--variable=libdir") if d]
+_includes, _search, _libdirs, _rpath = _where()
 ffibuilder.cdef(
-    cdef_from_header(_header(_include_dirs, "tco_version.h") + _header(_include_dirs, "tco.h"))
+    cdef_from_header(_header(_search, "tco_version.h") + _header(_search, "tco.h"))
     + "\nconst char *tco_version_header(void);\n"
 )
 ffibuilder.set_source(
     "tco._native",
     "#include <tco.h>\n"
     "static const char *tco_version_header(void) { return TCO_VERSION_STRING; }\n",
-    include_dirs=[f[2:] for f in _cflags if f.startswith("-I")],
+    include_dirs=_includes,
     library_dirs=_libdirs,
     libraries=["tco"],
-    # The library is found where pkg-config says it is, installed or not.
-    extra_link_args=[f"-Wl,-rpath,{d}" for d in _libdirs],
+    extra_link_args=_rpath,
 )
 
 if __name__ == "__main__":

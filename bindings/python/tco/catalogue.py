@@ -1,12 +1,11 @@
 """The accelerator catalogue, with its list prices, and the rate a
 computation charges: the pricing table's, or the list price its -1 stands
 for (doc/model.md, "Accelerator catalogue" and "List prices")."""
-import pandas as pd
-
 from ._native import ffi, lib
 from .errors import check, new_error
 from .handles import Pricing, Topology
 from .params import param
+from .results import _optional
 
 _RATES = ("on_demand_per_accel_hour", "reserved_per_accel_hour", "spot_per_accel_hour", "capex_per_accelerator")
 
@@ -14,6 +13,7 @@ _RATES = ("on_demand_per_accel_hour", "reserved_per_accel_hour", "spot_per_accel
 def accelerators():
     """The catalogue as a DataFrame indexed by name: datasheet figures and
     list prices (USD; 0 where none is published), each with its source."""
+    pd = _optional("pandas")
     err, rows = new_error(), []
     for i in range(lib.tco_accelerator_count()):
         a = ffi.new("tco_accelerator *")

@@ -76,7 +76,7 @@ def _optional(module):
         return __import__(module, fromlist=["_"])
     except ImportError as e:
         extra = {"matplotlib": "plot", "pyarrow": "parquet"}.get(module.split(".")[0], "pandas")
-        raise ImportError(f"this needs {module.split('.')[0]}: pip install 'tco[{extra}]'") from e
+        raise ImportError(f"this needs {module.split('.')[0]}: pip install 'libtco[{extra}]'") from e
 
 
 class Result:
