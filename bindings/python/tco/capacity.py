@@ -5,6 +5,7 @@ import numpy as np
 
 from ._native import ffi, lib
 from .errors import ParameterTypeError, check, new_error
+from .display import money, money_axis
 from .results import Result, _optional, enum_names
 
 
@@ -48,6 +49,8 @@ class Split(Result):
         ax.axhline(b, color="#4c72b0", linewidth=1.5, label=f"baseline {b:,.0f}")
         ax.set_xlabel("hours")
         ax.set_ylabel("accelerators")
+        ax.set_title(f"fixed against elastic: {money(self.total_cost)} in all, "
+                     f"{money(self.savings_vs_on_demand)} below all on demand")
         ax.legend(loc="upper right")
         ax.figure.tight_layout()
         return ax

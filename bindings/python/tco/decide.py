@@ -13,6 +13,7 @@ from .capacity import _series
 from .errors import RangeError, check, new_error, raise_for
 from .handles import check_handles
 from .params import PARAMS, param
+from .display import money, money_axis
 from .results import CATEGORIES, PRICE_CLASSES, Result, _optional, sized
 
 # ---- comparing options ------------------------------------------------------
@@ -108,6 +109,7 @@ class Comparison(list):
             ax.annotate(f"{o.cost_per_million_tokens:,.3g} / M tokens", (i, bottom[i]), ha="center", va="bottom",
                         fontsize=8)
         ax.set_xticks(x, self.names)
+        money_axis(ax.yaxis, self.currency)
         ax.set_ylabel(f"cost ({self.currency})")
         ax.set_title("options by cost category")
         ax.legend(fontsize=7, ncol=2)
@@ -275,8 +277,9 @@ class Tornado(list):
                 label=f"x {1 + self.share:g}")
         ax.set_yticks(y, [r.parameter for r in rows])
         ax.axvline(base, color="black", linewidth=0.8)
+        money_axis(ax.xaxis, self.currency)
         ax.set_xlabel(f"total ({self.currency})")
-        ax.set_title(f"what the total hangs on ({base:,.0f} as given)")
+        ax.set_title(f"what the total hangs on ({money(base, self.currency)} as given)")
         ax.legend(fontsize=8, loc="lower right")
         ax.figure.tight_layout()
         return ax
@@ -508,8 +511,10 @@ class Bands:
             ax.hlines(y, s.p10, s.p90, color="#4c72b0", linewidth=7)
             ax.plot([s.p50], [y], "o", color="black", markersize=4)
         ax.set_yticks(range(len(fields)), fields)
-        ax.set_xlabel(f"{self.currency}" if all(f == "total" or f.startswith(("cost.", "waste.")) for f in fields)
-                      else "value")
+        in_money = all(f == "total" or f.startswith(("cost.", "waste.", "fixed.")) for f in fields)
+        if in_money:
+            money_axis(ax.xaxis, self.currency)
+        ax.set_xlabel(f"{self.currency}" if in_money else "value")
         ax.set_title(f"P5-P95, P10-P90 and the median of {self.samples:,} samples")
         ax.figure.tight_layout()
         return ax

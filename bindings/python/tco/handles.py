@@ -99,6 +99,9 @@ class _Handle:
         except TypeError:
             raise AttributeError(f"{type(self).__name__} has no parameter {name!r}") from None
 
+    def __dir__(self):  # tab completion offers the parameters
+        return sorted(set(super().__dir__()) | {p.name for p in params(self._kind)})
+
     def to_dict(self):
         """Every parameter of this handle, by name."""
         return {p.name: self.get(p.name) for p in params(self._kind)}

@@ -8,6 +8,7 @@ import numpy as np
 from ._native import ffi, lib
 from .errors import ParameterTypeError, check, new_error
 from .handles import check_handles
+from .display import money, money_axis
 from .results import CATEGORIES, _optional, sized
 
 _DEFAULTS = sized("tco_lifetime_request")
@@ -70,8 +71,9 @@ class Lifetime:
                 bottom += df[c].to_numpy()
         ax.plot(df.index, df["fixed_total"], "k--", label="fixed")
         ax.set_xlabel("year")
+        money_axis(ax.yaxis, self.currency)
         ax.set_ylabel(f"cost a year ({self.currency})")
-        ax.set_title(f"{self.years} years: {self.total:,.0f} {self.currency}, NPV {self.npv:,.0f}")
+        ax.set_title(f"{self.years} years: {money(self.total, self.currency)}, NPV {money(self.npv, self.currency)}")
         ax.legend(fontsize=7)
         ax.figure.tight_layout()
         return ax

@@ -4,6 +4,7 @@ estimate's from its field table, the other results' from the header."""
 from dataclasses import dataclass
 
 from ._native import ffi, lib
+from .display import html_table, money, money_axis
 from .errors import check, new_error
 
 
@@ -111,6 +112,13 @@ class Result:
         inner = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v!r}" for k, v in self._values.items())
         return f"{type(self).__name__}({inner})"
 
+    def _repr_html_(self):
+        rows = [(k, f"{v:,.6g}" if isinstance(v, float) else v) for k, v in self._values.items()]
+        return html_table(rows, ["field", "value"], type(self).__name__)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.__dict__.get("_values", ())))
+
 
 class Estimate(Result):
     """What a training scenario costs, category by category (doc/model.md).
@@ -159,6 +167,20 @@ class Estimate(Result):
         return f"Estimate(total={self.total:,.2f} {self.currency}, wall_hours={self.wall_hours:.1f}, " \
                f"goodput={self.goodput:.4f})"
 
+    def _repr_html_(self):
+        total, units = self.total, Estimate.field_units()
+        rows = [(c, money(a, self.currency), f"{a / total:.1%}" if total else "") for c, a in self.cost.items() if a]
+        rows += [("total", money(total, self.currency), ""),
+                 ("per million tokens", money(self.cost_per_million_tokens, self.currency), ""),
+                 ("per effective accelerator-hour", money(self.cost_per_effective_accelerator_hour, self.currency), ""),
+                 ("wall time", f"{self.wall_hours / 24:,.1f} days", ""),
+                 ("goodput", f"{self.goodput:.1%}", "")]
+        caption = f"Estimate: {money(total, self.currency)} ({units['total'].replace('cur', self.currency)})"
+        return html_table(rows, ["category", "cost", "share"], caption)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(Estimate._BY_NAME))
+
     def to_cbor(self):
         """The result as canonical CBOR, keyed by the field names."""
         from .files import estimate_to_cbor
@@ -183,12 +205,13 @@ class Estimate(Result):
         plt = _optional("matplotlib.pyplot")
         if ax is None:
             _, ax = plt.subplots(figsize=(7, 4))
-        names = list(self.cost)[::-1]
+        names = [n for n in self.cost if self.cost[n]][::-1]  # no empty categories
         bars = ax.barh(names, [self.cost[n] for n in names], color="#4c72b0")
         ax.bar_label(bars, labels=[f" {self.cost[n] / self.total:.1%}" if self.total else "" for n in names],
                      fontsize=8)
+        money_axis(ax.xaxis, self.currency)
         ax.set_xlabel(f"cost ({self.currency})")
-        ax.set_title(title or f"total {self.total:,.0f}")
+        ax.set_title(title or f"cost by category: {money(self.total, self.currency)} in all")
         ax.figure.tight_layout()
         return ax
 

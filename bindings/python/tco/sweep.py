@@ -4,32 +4,36 @@ import numpy as np
 from ._native import ffi, lib
 from .errors import ParameterTypeError, check, new_error, raise_for
 from .params import TYPE_CHOICE, TYPE_TEXT, param
+from .display import html_table, money, money_axis
+from .display import progress as _progress
 from .results import CATEGORIES, ESTIMATE_FIELDS, WASTES, _optional
 
 
 def _dtypes():
     """tco_estimate as a numpy dtype (the C layout, for the library to write
-    into) and the same fields packed, without the unused slots (to keep)."""
-    names, c_formats, offsets, packed = [], [], [], []
+    into), and a view of it with the named fields only (the category and
+    waste slots cut to the named ones), at the same offsets."""
+    names, c_formats, offsets, named = [], [], [], []
     for f in ESTIMATE_FIELDS:
         names.append(f.name)
         offsets.append(f.offset)
         if f.type == lib.TCO_FIELD_CATEGORIES:
             c_formats.append(("f8", lib.TCO_CATEGORY_SLOTS))
-            packed.append(("f8", len(CATEGORIES)))
+            named.append(("f8", len(CATEGORIES)))
         elif f.type == lib.TCO_FIELD_WASTES:
             c_formats.append(("f8", lib.TCO_WASTE_SLOTS))
-            packed.append(("f8", len(WASTES)))
+            named.append(("f8", len(WASTES)))
         else:
             c_formats.append("u8" if f.type == lib.TCO_FIELD_UINT64 else "f8")
-            packed.append(c_formats[-1])
+            named.append(c_formats[-1])
+    size = ffi.sizeof("tco_estimate")
     c_layout = np.dtype({"names": ["size"] + names, "formats": ["u8"] + c_formats, "offsets": [0] + offsets,
-                         "itemsize": ffi.sizeof("tco_estimate")})
-    return c_layout, np.dtype({"names": names, "formats": packed})
+                         "itemsize": size})
+    return c_layout, np.dtype({"names": names, "formats": named, "offsets": offsets, "itemsize": size})
 
 
-ESTIMATE_DTYPE, PACKED_DTYPE = _dtypes()
-CHUNK = 4096  # variations per call: the C buffer stays small and warm
+ESTIMATE_DTYPE, VIEW_DTYPE = _dtypes()
+CHUNK = 65536  # variations per call: a progress bar's step
 
 
 def _column(name, values):
@@ -50,12 +54,15 @@ def _column(name, values):
 
 
 class Sweep:
-    """The estimates of every variation; columns as numpy arrays."""
+    """The estimates of every variation; columns as numpy arrays. A grid
+    sweep (grid=True) also knows its axes: to_xarray() gives a Dataset with
+    one dimension per parameter, to_pandas() a MultiIndex."""
 
-    def __init__(self, inputs, data, currency):
-        self.inputs = inputs        # the swept values, by parameter name
-        self.data = data            # structured array, one tco_estimate per variation
+    def __init__(self, inputs, data, currency, axes=None):
+        self.inputs = inputs        # the swept values, by parameter name, one per variation
+        self.data = data            # structured array, one estimate per variation
         self.currency = currency
+        self.axes = axes            # grid sweeps: each parameter's own values, in order
 
     def __len__(self):
         return len(self.data)
@@ -64,6 +71,22 @@ class Sweep:
         """An output field across the sweep (a numpy array)."""
         return self.data[field]
 
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.data.dtype.names))
+
+    def __repr__(self):
+        t = self.data["total"]
+        what = " x ".join(f"{len(v)} {k}" for k, v in self.axes.items()) if self.axes else ", ".join(self.inputs)
+        span = f"; total {money(t.min())} to {money(t.max(), self.currency)}" if len(t) else ""
+        return f"Sweep({len(self)} variations of {what}{span})"
+
+    def _repr_html_(self):
+        t = self.data["total"]
+        rows = [(k, f"{np.min(v):,.6g} to {np.max(v):,.6g}") for k, v in self.inputs.items()]
+        if len(t):
+            rows.append(("total", f"{money(t.min(), self.currency)} to {money(t.max(), self.currency)}"))
+        return html_table(rows, ["", "range"], repr(self))
+
     @property
     def total(self):
         return self.data["total"]
@@ -71,18 +94,39 @@ class Sweep:
     def cost(self, category):
         return self.data["cost"][:, CATEGORIES.index(category)]
 
-    def to_pandas(self):
-        """One row per variation: the swept values, then every output."""
-        pd = _optional("pandas")
-        columns = dict(self.inputs)
+    def _columns(self):
+        columns = {}
         for f in ESTIMATE_FIELDS:
             if f.type == lib.TCO_FIELD_CATEGORIES:
-                columns.update({f"cost_{c}": self.data[f.name][:, i] for i, c in enumerate(CATEGORIES)})
+                columns.update({f"{f.name}_{c}": self.data[f.name][:, i] for i, c in enumerate(CATEGORIES)})
             elif f.type == lib.TCO_FIELD_WASTES:
                 columns.update({f"waste_{w}": self.data[f.name][:, i] for i, w in enumerate(WASTES)})
             elif f.name != "scenario_fingerprint":
                 columns[f.name] = self.data[f.name]
-        return pd.DataFrame(columns)
+        return columns
+
+    def to_pandas(self):
+        """One row per variation: the swept values, then every output (a
+        grid's swept values as a MultiIndex)."""
+        pd = _optional("pandas")
+        if self.axes:
+            index = pd.MultiIndex.from_arrays([self.inputs[k] for k in self.axes], names=list(self.axes))
+            return pd.DataFrame(self._columns(), index=index)
+        return pd.DataFrame({**self.inputs, **self._columns()})
+
+    def to_xarray(self):
+        """A grid sweep as an xarray Dataset: one dimension per parameter,
+        every output a variable with its unit."""
+        if not self.axes:
+            raise ValueError("to_xarray() needs a grid sweep: tco.sweep(..., grid=True)")
+        xr = _optional("xarray")
+        shape = tuple(len(v) for v in self.axes.values())
+        units = {f.name: f.unit.replace("cur", self.currency) for f in ESTIMATE_FIELDS}
+        data = {}
+        for name, column in self._columns().items():
+            unit = units.get(name, units.get(name.split("_")[0], ""))
+            data[name] = (list(self.axes), column.reshape(shape), {"units": unit})
+        return xr.Dataset(data, coords={k: v for k, v in self.axes.items()})
 
     def plot(self, x=None, y="total", ax=None):
         """y against the swept parameter x (the first one by default)."""
@@ -90,43 +134,62 @@ class Sweep:
         x = x or next(iter(self.inputs))
         if ax is None:
             _, ax = plt.subplots(figsize=(7, 4))
-        ax.plot(self.inputs[x], self.data[y])
+        ax.plot(self.inputs[x], self.data[y], marker="." if self.axes else None, linestyle="" if self.axes else "-")
         ax.set_xlabel(x)
-        ax.set_ylabel(f"{y} ({self.currency})" if y == "total" else y)
+        unit = {f.name: f.unit for f in ESTIMATE_FIELDS}.get(y, "")
+        money_like = unit.startswith("cur")
+        if money_like:
+            money_axis(ax.yaxis, self.currency)
+        ax.set_ylabel(f"{y} ({unit.replace('cur', self.currency)})" if unit and unit != "1" else y)
+        ax.set_title(f"{y} against {x}, {len(self):,} variations")
         ax.figure.tight_layout()
         return ax
 
 
-def sweep(topology, workload, pricing, **arrays):
+def sweep(topology, workload, pricing, grid=False, progress=None, **arrays):
     """Prices the scenario once per value: sweep(t, w, p, mfu=np.linspace(0.3, 0.6, 100)).
 
-    Several parameters broadcast together (numpy rules); all variations go
-    to the library in one call. A variation with a value out of range raises
-    the library's error, naming the variation."""
+    Several parameters broadcast together (numpy rules), or with grid=True
+    span every combination (mfu=..., accelerators=...: len(mfu) x
+    len(accelerators) variations, to_xarray() by dimension). All go to the
+    library in large calls; a variation with a value out of range raises
+    the library's error, naming the variation. progress: a tqdm bar (None:
+    when tqdm is installed and this runs in a terminal or a notebook)."""
     if not arrays:
         raise TypeError("sweep() needs at least one parameter given as an array")
     keys, columns = zip(*(_column(name, values) for name, values in arrays.items()))
+    axes = None
+    if grid:
+        if any(c.ndim != 1 for c in columns):
+            raise ValueError("a grid sweep takes one-dimensional values for each parameter")
+        axes = {name: columns[i] for i, name in enumerate(arrays)}
+        columns = [m.ravel() for m in np.meshgrid(*columns, indexing="ij")]
     columns = np.broadcast_arrays(*columns)
     if columns[0].ndim != 1:
         raise ValueError(f"sweep values must be one-dimensional, not of shape {columns[0].shape}")
     n = len(columns[0])
     values = np.ascontiguousarray(np.stack(columns, axis=1), dtype=np.float64)
-    out = np.empty(n, dtype=PACKED_DTYPE)
-    buf = np.empty(min(n, CHUNK), dtype=ESTIMATE_DTYPE)
-    status = np.empty(min(n, CHUNK), dtype=np.int32)
-    c_buf, c_status = ffi.from_buffer("tco_estimate[]", buf), ffi.from_buffer("int32_t[]", status)
+    # The library writes each estimate in place, into the array the Sweep
+    # keeps (read through a view of the named fields): nothing is copied.
+    raw = np.empty(n, dtype=ESTIMATE_DTYPE)
+    status = np.empty(n, dtype=np.int32)
     c_keys = ffi.new("int32_t[]", list(keys))
     err = new_error()
-    for start in range(0, n, CHUNK):
-        m = min(CHUNK, n - start)
-        check(lib.tco_estimate_sweep(c_buf, ESTIMATE_DTYPE.itemsize, c_status, m, c_keys, len(keys),
-                                     ffi.from_buffer("double[]", values[start:start + m]), topology._ptr,
-                                     workload._ptr, pricing._ptr, err), err)
-        if status[:m].any():
-            first = int(np.flatnonzero(status[:m])[0])
-            raise_for(int(status[first]), err, f"sweep value {start + first}")
-        for name in PACKED_DTYPE.names:
-            width = PACKED_DTYPE[name].shape
-            out[name][start:start + m] = buf[name][:m, :width[0]] if width else buf[name][:m]
+    bar = _progress(n, progress, "sweep") if n > CHUNK else None
+    try:
+        for start in range(0, n, CHUNK):
+            m = min(CHUNK, n - start)
+            check(lib.tco_estimate_sweep(ffi.from_buffer("tco_estimate[]", raw[start:start + m]),
+                                         ESTIMATE_DTYPE.itemsize, ffi.from_buffer("int32_t[]", status[start:]), m,
+                                         c_keys, len(keys), ffi.from_buffer("double[]", values[start:start + m]),
+                                         topology._ptr, workload._ptr, pricing._ptr, err), err)
+            if status[start:start + m].any():
+                first = start + int(np.flatnonzero(status[start:start + m])[0])
+                raise_for(int(status[first]), err, f"sweep value {first}")
+            if bar:
+                bar.update(m)
+    finally:
+        if bar:
+            bar.close()
     inputs = {name: columns[i].copy() for i, name in enumerate(arrays)}
-    return Sweep(inputs, out, pricing.currency)
+    return Sweep(inputs, raw.view(VIEW_DTYPE), pricing.currency, axes)
