@@ -12,9 +12,10 @@ from ._native import ffi, lib
 from .capacity import _series
 from .errors import RangeError, check, new_error, raise_for
 from .handles import check_handles
-from .params import PARAMS, param
 from .display import money, money_axis
-from .results import CATEGORIES, PRICE_CLASSES, Result, _optional, sized
+from .display import progress as _progress
+from .params import PARAMS, param
+from .results import CATEGORIES, ESTIMATE_FIELDS, PRICE_CLASSES, WASTES, Result, _optional, sized
 
 # ---- comparing options ------------------------------------------------------
 
@@ -520,7 +521,56 @@ class Bands:
         return ax
 
 
-def monte_carlo(topology, workload, pricing, ranges, samples=10000, seed=0, threads=0):
+def _series_places():
+    """(offset in a tco_estimate, slot) of each Monte Carlo series, walking
+    the field table as the library's series list does."""
+    places = []
+    for f in ESTIMATE_FIELDS:
+        slots = 1 if f.type == lib.TCO_FIELD_DOUBLE else len(CATEGORIES) if f.type == lib.TCO_FIELD_CATEGORIES \
+            else len(WASTES) if f.type == lib.TCO_FIELD_WASTES else 0
+        places += [(f.offset, k) for k in range(slots)]
+    if len(places) != len(SERIES):
+        raise ImportError("the loaded libtco's Monte Carlo series do not follow its field table: rebuild the binding")
+    return places
+
+
+def _monte_carlo_shown(bar, topology, workload, pricing, names, inputs, samples, seed):
+    """monte_carlo() in steps a progress bar can follow: the library's draw,
+    sweep, summaries and rank correlations, which its own tco_monte_carlo
+    computes (tests/api/test_montecarlo.c checks the two agree bit for bit);
+    the estimates written in place, summarised where they lie."""
+    from .sweep import CHUNK, ESTIMATE_DTYPE
+    k, err = len(names), new_error()
+    draws = np.zeros((samples, k))
+    check(lib.tco_monte_carlo_draw(ffi.from_buffer("double[]", draws), inputs, k, seed, 0, samples, err), err)
+    raw = np.empty(samples, dtype=ESTIMATE_DTYPE)
+    status = np.empty(samples, dtype=np.int32)
+    keys = ffi.new("int32_t[]", [inputs[j].key for j in range(k)])
+    for start in range(0, samples, CHUNK):
+        m = min(CHUNK, samples - start)
+        check(lib.tco_estimate_sweep(ffi.from_buffer("tco_estimate[]", raw[start:start + m]), ESTIMATE_DTYPE.itemsize,
+                                     ffi.from_buffer("int32_t[]", status[start:]), m, keys, k,
+                                     ffi.from_buffer("double[]", draws[start:start + m]), topology._ptr,
+                                     workload._ptr, pricing._ptr, err), err)
+        bad = np.flatnonzero(status[start:start + m])
+        if len(bad):
+            i = start + int(bad[0])
+            values = ", ".join(f"{name} = {draws[i, j]:.17g}" for j, name in enumerate(names))
+            raise_for(int(status[i]), err, f"Monte Carlo sample {i} ({values})")
+        bar.update(m)
+    base, stride = ffi.cast("char *", ffi.from_buffer(raw)), ESTIMATE_DTYPE.itemsize // 8
+    out = sized("tco_summary", len(SERIES))
+    for i, (offset, slot) in enumerate(_series_places()):
+        check(lib.tco_summarise(out + i, ffi.cast("double *", base + offset) + slot, samples, stride, err), err)
+    total = ffi.cast("double *", base + ESTIMATE_DTYPE.fields["total"][1])
+    corr = ffi.new("double[]", max(1, k))
+    for j in range(k):
+        check(lib.tco_rank_correlation(corr + j, ffi.from_buffer("double[]", draws) + j, k, total, stride, samples,
+                                       err), err)
+    return out, corr
+
+
+def monte_carlo(topology, workload, pricing, ranges, samples=10000, seed=0, threads=0, progress=None):
     """Seeded Monte Carlo: the inputs named in ranges ({name: distribution},
     e.g. {"mfu": tco.triangular(0.3, 0.4, 0.5), "on_demand_per_accel_hour":
     tco.normal(4, 0.5)}) drawn for samples 0 .. samples - 1, each sample
@@ -528,17 +578,28 @@ def monte_carlo(topology, workload, pricing, ranges, samples=10000, seed=0, thre
     each input's rank correlation with the total. threads: 0 for one per
     core. The same seed gives the same numbers on any machine and any number
     of threads. A sample that cannot be priced raises its error, naming
-    the sample and its inputs' values."""
+    the sample and its inputs' values. progress: a tqdm bar over the samples
+    (None: for a long run, when tqdm is installed and this runs in a
+    terminal or notebook); the run is then priced on one thread, in steps,
+    to the same numbers."""
     check_handles(topology, workload, pricing)
     names, inputs = _uncertain(ranges)
     samples = _uint64(samples, "samples")
     seed = _uint64(seed, "seed")
     n = len(SERIES)
-    out = sized("tco_summary", n)
-    corr = ffi.new("double[]", max(1, len(names)))
-    err = new_error()
-    check(lib.tco_monte_carlo(out, ffi.sizeof("tco_summary"), corr, inputs, len(names), seed, samples, threads,
-                              topology._ptr, workload._ptr, pricing._ptr, err), err)
+    from .sweep import CHUNK
+    bar = _progress(samples, progress, "Monte Carlo") if samples > CHUNK and names else None
+    if bar:
+        try:
+            out, corr = _monte_carlo_shown(bar, topology, workload, pricing, names, inputs, samples, seed)
+        finally:
+            bar.close()
+    else:
+        out = sized("tco_summary", n)
+        corr = ffi.new("double[]", max(1, len(names)))
+        err = new_error()
+        check(lib.tco_monte_carlo(out, ffi.sizeof("tco_summary"), corr, inputs, len(names), seed, samples, threads,
+                                  topology._ptr, workload._ptr, pricing._ptr, err), err)
     summaries = {SERIES[i]: Summary(out[i]) for i in range(n)}
     correlations = {name: corr[j] for j, name in enumerate(names)}
     return Bands(summaries, correlations, samples, seed, pricing.currency)

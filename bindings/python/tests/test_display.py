@@ -58,6 +58,17 @@ def test_progress_bar_changes_nothing(scenario, capsys):
     assert "sweep" in capsys.readouterr().err  # tqdm draws on standard error
 
 
+def test_monte_carlo_with_a_bar_gives_the_same_numbers(scenario):
+    # Shown, the run goes through the library's draw, sweep and summaries
+    # in steps; those are what tco_monte_carlo computes, to the bit.
+    ranges = {"mfu": tco.triangular(0.3, 0.4, 0.55), "on_demand_per_accel_hour": tco.normal(4, 0.5, lo=3, hi=5)}
+    quiet = tco.monte_carlo(*scenario, ranges, samples=70_000, seed=7, progress=False)
+    shown = tco.monte_carlo(*scenario, ranges, samples=70_000, seed=7, progress=True)
+    assert quiet.summary.equals(shown.summary) and quiet.correlations == shown.correlations
+    with pytest.raises(tco.InconsistentError, match="Monte Carlo sample"):
+        tco.monte_carlo(*scenario, {"reserved_per_accel_hour": tco.uniform(2, 6)}, samples=70_000, progress=True)
+
+
 def test_handles_complete_their_parameters(scenario):
     t, w, p = scenario
     assert {"accelerators", "pue"} <= set(dir(t)) and "mfu" in dir(w) and "on_demand_per_accel_hour" in dir(p)
