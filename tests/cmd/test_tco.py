@@ -582,6 +582,15 @@ def report_schema_checks(rep):
         doc = json.loads(out)
         check(rc == 0 and doc["schema"] == "libtco-" + cmd and doc["schema_version"] == 1 and doc["currency"] == "USD",
               f"{cmd} json: its schema and currency")
+    month = os.path.join(MONTH, "month.csv"), os.path.join(MONTH, "cluster.json")
+    for args in (["compare", default, default], ["sensitivity", default], ["lifetime", default],
+                 ["attribute", *month, "--by", "team"], ["waste", *month]):
+        rc, out, _ = run(*args, "--format", "csv")
+        table = list(csv.DictReader(io.StringIO(out.decode())))
+        names = table[0].keys()
+        check(rc == 0 and (("currency" in names and all(r["currency"] == "USD" for r in table)) or
+                           ("unit" in names and {"USD", "USD per million tokens"} <= {r["unit"] for r in table})),
+              f"{args[0]} csv: every row names its currency")
     bad = dict(rep, scenario_fingerprint=int(rep["scenario_fingerprint"], 16))
     check(not valid.is_valid(bad), "the schema refuses a fingerprint as an integer")
 

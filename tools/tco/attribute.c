@@ -266,7 +266,7 @@ static void attribute_csv(FILE *f, const job *j)
     fputs("total_cents,direct_cents,idle_cents,shared_cents", f);
     for (int k = 0; k < (int)tco_category_count(); k++)
         fprintf(f, ",%s_cents", tco_category_name(k));
-    fputs(",share,held_accelerator_hours,used_accelerator_hours,records\n", f);
+    fputs(",share,held_accelerator_hours,used_accelerator_hours,records,currency\n", f);
     tco_group g = { .size = sizeof g };
     char b[3][32];
     for (size_t i = 0; i < tco_attribution_group_count(j->a); i++) {
@@ -281,8 +281,10 @@ static void attribute_csv(FILE *f, const job *j)
                 (long long)g.shared);
         for (int k = 0; k < (int)tco_category_count(); k++)
             fprintf(f, ",%lld", (long long)g.category[k]);
-        fprintf(f, ",%s,%s,%s,%llu\n", num(b[0], sizeof b[0], g.share), num(b[1], sizeof b[1], g.held_accelerator_hours),
+        fprintf(f, ",%s,%s,%s,%llu,", num(b[0], sizeof b[0], g.share), num(b[1], sizeof b[1], g.held_accelerator_hours),
                 num(b[2], sizeof b[2], g.used_accelerator_hours), (unsigned long long)g.records);
+        csv_str(f, j->currency);
+        fputc('\n', f);
     }
 }
 

@@ -28,20 +28,20 @@ typedef struct row {
 static const row rows[] = {
     ROW(total, "cur", "total", AMOUNT, 0),
     ROW(total_difference, "cur", "total against the first", DIFFERENCE, 0),
-    ROW(cost_per_run, "cur", "per run", AMOUNT, 0),
-    ROW(cost_per_million_tokens, "cur", "per million tokens", AMOUNT, 0),
-    ROW(cost_per_effective_accelerator_hour, "cur/h", "per effective accelerator-hour", AMOUNT, 0),
-    ROW(cost_per_pflop_day, "cur", "per PFLOP-day", AMOUNT, THEN_CATEGORIES),
+    ROW(cost_per_run, "cur/run", "per run", AMOUNT, 0),
+    ROW(cost_per_million_tokens, "cur/Mtoken", "per million tokens", AMOUNT, 0),
+    ROW(cost_per_effective_accelerator_hour, "cur/accel-h", "per effective accelerator-hour", AMOUNT, 0),
+    ROW(cost_per_pflop_day, "cur/PFLOP-day", "per PFLOP-day", AMOUNT, THEN_CATEGORIES),
     ROW(one_off, "cur", "one-off: migration, learning", AMOUNT, GAP),
-    ROW(recurring_per_run, "cur", "recurring per run", AMOUNT, 0),
-    ROW(saving_per_run, "cur", "saving per run", DIFFERENCE, 0),
-    ROW(saving_per_month, "cur", "saving per month", DIFFERENCE, 0),
+    ROW(recurring_per_run, "cur/run", "recurring per run", AMOUNT, 0),
+    ROW(saving_per_run, "cur/run", "saving per run", DIFFERENCE, 0),
+    ROW(saving_per_month, "cur/month", "saving per month", DIFFERENCE, 0),
     ROW(pays_back, "1", "pays back", FLAG, 0),
     ROW(cheaper, "1", "cheaper per million tokens", FLAG, 0),
     ROW(payback_runs, "runs", "payback in runs", COUNT, 0),
     ROW(payback_months, "months", "payback in months", COUNT, 0),
     ROW(breakeven_utilisation, "1", "break-even utilisation", SHARE, 0),
-    ROW(breakeven_rate, "cur/h", "break-even rental rate", AMOUNT, 0),
+    ROW(breakeven_rate, "cur/accel-h", "break-even rental rate", AMOUNT, 0),
     ROW(scenario_fingerprint, "", "scenario fingerprint", FINGERPRINT, GAP),
 };
 #define ROWS (sizeof rows / sizeof rows[0])
@@ -177,8 +177,8 @@ static void compare_markdown(FILE *f, const view *v)
         const row *r = &rows[k];
         if (r->kind == FINGERPRINT)
             continue;
-        if (strncmp(r->unit, "cur", 3) == 0) /* "per run (USD)", "break-even rental rate (USD/h)" */
-            fprintf(f, "| %s (%s%s) |", r->label, v->currency, r->unit + 3);
+        if (strncmp(r->unit, "cur", 3) == 0) /* "per run (USD)": the label says per what */
+            fprintf(f, "| %s (%s) |", r->label, v->currency);
         else
             fprintf(f, "| %s |", r->label);
         for (size_t i = 0; i < v->n; i++)
@@ -240,9 +240,10 @@ static void compare_json(FILE *f, const view *v)
 
 /* field,unit, then a column per scenario; cost.<category> and
  * difference.<category> rows after the total. */
+/* field,unit, then a column per scenario; units name the currency. */
 static void compare_csv(FILE *f, const view *v)
 {
-    char buf[32];
+    char buf[32], unit[64];
     fputs("field,unit", f);
     for (size_t i = 0; i < v->n; i++) {
         fputc(',', f);
@@ -251,7 +252,8 @@ static void compare_csv(FILE *f, const view *v)
     fputc('\n', f);
     for (size_t k = 0; k < ROWS; k++) {
         const row *r = &rows[k];
-        fprintf(f, "%s,%s", r->name, r->unit);
+        fprintf(f, "%s,", r->name);
+        csv_str(f, unit_text(unit, sizeof unit, r->unit, v->currency));
         for (size_t i = 0; i < v->n; i++) {
             if (r->kind == FLAG)
                 fprintf(f, ",%d", (int)flag_at(&v->o[i], r));
@@ -264,7 +266,8 @@ static void compare_csv(FILE *f, const view *v)
         if (r->offset == offsetof(tco_option, total))
             for (int part = 0; part < 2; part++)
                 for (size_t c = 0; c < tco_category_count(); c++) {
-                    fprintf(f, "%s.%s,cur", part ? "difference" : "cost", tco_category_name((int32_t)c));
+                    fprintf(f, "%s.%s,", part ? "difference" : "cost", tco_category_name((int32_t)c));
+                    csv_str(f, v->currency);
                     for (size_t i = 0; i < v->n; i++)
                         fprintf(f, ",%s", num(buf, sizeof buf, part ? v->o[i].difference[c] : v->o[i].cost[c]));
                     fputc('\n', f);

@@ -140,14 +140,14 @@ static void lifetime_json(FILE *f, const char *label, const char *currency, cons
     fputs("\n  ]\n}\n", f);
 }
 
-static void lifetime_csv(FILE *f, const tco_lifetime *l, const tco_lifetime_year *y)
+static void lifetime_csv(FILE *f, const tco_lifetime *l, const tco_lifetime_year *y, const char *currency)
 {
     fputs("year,refreshed,utilisation,total,fixed_total,unused_owned,unused_commitment,capex,running,salvage,"
           "present_value",
           f);
     for (int k = 0; k < (int)tco_category_count(); k++)
         fprintf(f, ",%s,%s_fixed", category(k), category(k));
-    fputc('\n', f);
+    fputs(",currency\n", f);
     char b[16][32];
     for (int i = 0; i < l->years; i++) {
         const tco_lifetime_year *x = &y[i];
@@ -159,6 +159,8 @@ static void lifetime_csv(FILE *f, const tco_lifetime *l, const tco_lifetime_year
                 num(b[8], sizeof b[8], x->present_value));
         for (int k = 0; k < (int)tco_category_count(); k++)
             fprintf(f, ",%s,%s", num(b[0], sizeof b[0], x->cost[k]), num(b[1], sizeof b[1], x->fixed[k]));
+        fputc(',', f);
+        csv_str(f, currency);
         fputc('\n', f);
     }
 }
@@ -194,7 +196,7 @@ int cmd_lifetime(const cmd_args *a)
     if (strcmp(format, "json") == 0)
         lifetime_json(f, label, currency, &life, years);
     else if (strcmp(format, "csv") == 0)
-        lifetime_csv(f, &life, years);
+        lifetime_csv(f, &life, years, currency);
     else
         lifetime_table(f, label, currency, &life, years);
     scenario_free(&s);

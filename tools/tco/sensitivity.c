@@ -89,14 +89,17 @@ static void sensitivity_json(FILE *f, const tornado *t)
 static void sensitivity_csv(FILE *f, const tornado *t)
 {
     char b[7][32];
-    fputs("rank,parameter,low_value,high_value,low_total,high_total,low_unit,high_unit,spread,clipped,status\n", f);
+    fputs("rank,parameter,low_value,high_value,low_total,high_total,low_unit,high_unit,spread,clipped,status,"
+          "currency\n", f);
     for (size_t i = 0; i < t->n; i++) {
         const tco_swing *s = &t->row[i];
-        fprintf(f, "%zu,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s\n", i + 1, param_name(s->key),
+        fprintf(f, "%zu,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,", i + 1, param_name(s->key),
                 num(b[0], sizeof b[0], s->low_value), num(b[1], sizeof b[1], s->high_value),
                 num(b[2], sizeof b[2], s->low_total), num(b[3], sizeof b[3], s->high_total),
                 num(b[4], sizeof b[4], s->low_unit), num(b[5], sizeof b[5], s->high_unit),
                 num(b[6], sizeof b[6], s->spread), (int)s->clipped, status_text(s->status));
+        csv_str(f, t->currency);
+        fputc('\n', f);
     }
 }
 

@@ -168,7 +168,7 @@ static void waste_csv(FILE *f, const usage_job *j, const tco_findings *w)
 {
     fputs("kind,", f);
     csv_str(f, j->keys[0]);
-    fputs(",record,job_id,name,other,since,until,cost,per_day,accelerator_hours,gb,action\n", f);
+    fputs(",record,job_id,name,other,since,until,cost,per_day,accelerator_hours,gb,action,currency\n", f);
     tco_finding x = { .size = sizeof x };
     char t[32], b[4][32];
     for (size_t i = 0; i < tco_findings_count(w); i++) {
@@ -192,6 +192,8 @@ static void waste_csv(FILE *f, const usage_job *j, const tco_findings *w)
                 num(b[1], sizeof b[1], x.per_day), num(b[2], sizeof b[2], x.accelerator_hours),
                 num(b[3], sizeof b[3], x.gb));
         csv_str(f, tco_finding_action(x.kind));
+        fputc(',', f);
+        csv_str(f, j->currency);
         fputc('\n', f);
     }
 }
