@@ -1298,6 +1298,11 @@ typedef struct tco_attribution_request {
     int32_t shared_rule;     /* a tco_spread for platform, staff, security, database, logging */
     uint32_t owner_value;    /* with TCO_SPREAD_OWNER: the by_key[0] value that takes it (a value id,
                               * or TCO_TAG_NONE: the records without that tag) */
+    /* Appended in 1.1: called on the calling thread as the records are
+     * priced, with how many are done of how many (every 65,536, and at the
+     * end), for a progress bar; NULL: never. */
+    void (*progress)(void *user, uint64_t done, uint64_t total);
+    void *progress_user;     /* passed to progress as it is */
 } tco_attribution_request;
 
 /* The bill of the period, and how it splits; money in hundredths of the

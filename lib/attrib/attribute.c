@@ -36,7 +36,9 @@ enum { CATS = TCO__ATTRIB_CATS, CLASSES = 4 };
 /* tco_record and tco_attribution_request are new in 1.1: their first
  * versions are the whole structs. */
 #define RECORD_V1_SIZE sizeof(tco_record)
-#define REQUEST_V1_SIZE sizeof(tco_attribution_request)
+#define REQUEST_V1_SIZE V1_SIZE(tco_attribution_request, owner_value)
+/* How many records between two calls of a request's progress. */
+#define PROGRESS_STEP 65536
 
 static const char *const spread_names[] = { NULL, "usage", "even", "owner" };
 
@@ -616,6 +618,8 @@ static int records_pass(tco_attribution *a, table *tb, totals *sum, window *win,
     const char *base = (const char *)records;
     memset(sum, 0, sizeof *sum);
     for (size_t i = 0; i < n; i++) {
+        if (q->progress && i && i % PROGRESS_STEP == 0)
+            q->progress(q->progress_user, i, n);
         const tco_record *r = (const tco_record *)(base + i * stride);
         if (r->size != sizeof *r &&
             (r->size < RECORD_V1_SIZE || r->size > stride || !tail_is_zero(r, r->size, sizeof *r)))
@@ -695,6 +699,8 @@ static int records_pass(tco_attribution *a, table *tb, totals *sum, window *win,
         out->storage = storage;
         out->traffic = traffic;
     }
+    if (q->progress)
+        q->progress(q->progress_user, n, n);
     for (size_t g = 0; g < tb->count; g++) {
         tco__attrib_group *x = &tb->g[g];
         for (int c = 0; c < CLASSES; c++)
@@ -890,7 +896,8 @@ int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, co
         rc = tco__fail(err, TCO_E_NOMEM, "no memory for the attribution of %zu records", n);
         goto done;
     }
-    a->request = *request;
+    /* as far as the caller's version of the request reaches; zeros past it */
+    memcpy(&a->request, request, request->size < sizeof a->request ? request->size : sizeof a->request);
     a->request.size = sizeof a->request;
     a->records = n;
     if ((rc = table_grow(&tb, err)) || (rc = rates_of(a, to, wo, po, err)))

@@ -943,7 +943,7 @@ static void test_request_errors(void **state)
         field_expr;                \
         refused(&f, code, name);   \
     } while (0)
-    BAD(f.q.size = sizeof f.q - 8, TCO_E_SIZE, "attribution_request.size");
+    BAD(f.q.size = offsetof(tco_attribution_request, owner_value), TCO_E_SIZE, "attribution_request.size");
     BAD(f.q.period_start = NAN, TCO_E_NOT_FINITE, "request.period_start");
     BAD(f.q.period_end = INFINITY, TCO_E_NOT_FINITE, "request.period_end");
     BAD(f.q.period_end = f.q.period_start, TCO_E_RANGE, "request.period_end");
@@ -1376,9 +1376,71 @@ static void test_single_group_whole_cents(void **state)
     scen_free(&s);
 }
 
+/* A request's progress is told as the records are priced: every 65,536 and
+ * at the end, on the calling thread; a request of the first version (no
+ * progress fields) is read as far as it reaches. */
+typedef struct progress_log {
+    uint64_t calls, last_done, total;
+    int ordered;
+} progress_log;
+
+static void note_progress(void *user, uint64_t done, uint64_t total)
+{
+    progress_log *p = user;
+    p->ordered &= done > p->last_done && done <= total;
+    p->calls++;
+    p->last_done = done;
+    p->total = total;
+}
+
+static void test_progress(void **state)
+{
+    (void)state;
+    enum { N = 150000 };
+    scen s;
+    cfg c = cfg_default();
+    scen_of(&s, &c);
+    tco_tags *tags;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    tco_record *r = calloc(N, sizeof *r);
+    assert_non_null(r);
+    for (size_t i = 0; i < N; i++) {
+        r[i].size = sizeof r[i];
+        r[i].start = T0 + (double)i;
+        r[i].end = T0 + (double)i + H;
+        r[i].accelerators = 1;
+        r[i].utilisation = -1;
+    }
+    uint32_t none = intern(tags, "project");
+    tco_attribution_request q = req(72, none, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE, 0);
+    progress_log log = { 0, 0, 0, 1 };
+    q.progress = note_progress;
+    q.progress_user = &log;
+    tco_attribution *a;
+    assert_int_equal(tco_attribute(&a, r, N, NULL, 0, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(log.calls == N / 65536 + 1 && log.last_done == N && log.total == N && log.ordered);
+    tco_bill b = { .size = sizeof b };
+    assert_int_equal(tco_attribution_bill(&b, a, NULL), TCO_OK);
+    tco_attribution_free(a);
+
+    /* the first version's request: the same bill, no progress */
+    tco_attribution_request v1 = q;
+    v1.size = offsetof(tco_attribution_request, progress);
+    tco_bill b1 = { .size = sizeof b1 };
+    log.calls = 0;
+    assert_int_equal(tco_attribute(&a, r, N, NULL, 0, tags, &v1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_int_equal(tco_attribution_bill(&b1, a, NULL), TCO_OK);
+    assert_true(log.calls == 0 && b1.total == b.total);
+    tco_attribution_free(a);
+    free(r);
+    tco_tags_free(tags);
+    scen_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_progress),
         cmocka_unit_test(test_hand_bill),
         cmocka_unit_test(test_even_and_owner),
         cmocka_unit_test(test_owned),

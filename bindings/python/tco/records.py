@@ -7,6 +7,7 @@ import os
 import numpy as np
 
 from ._native import ffi, lib
+from .display import progress as _progress
 from .errors import ParameterTypeError, RangeError, UnknownParameterError, check, new_error
 from .handles import check_handles
 from .results import CATEGORIES, PRICE_CLASSES, _optional, enum_names, sized
@@ -14,6 +15,8 @@ from .results import CATEGORIES, PRICE_CLASSES, _optional, enum_names, sized
 JOB_STATES = enum_names(lib.tco_job_state_name)
 TIERS = ("hot", "warm", "cold")
 TRAFFIC = ("in_region", "cross_region", "internet")
+_PROGRESS_STEP = 65536  # records between two calls of the request's progress (attribute.c)
+
 # The spread rules by the library's names: "usage" (1), "even", "owner".
 SPREADS = {ffi.string(lib.tco_spread_name(v)).decode(): v for v in range(lib.TCO_SPREAD_USAGE, lib.TCO_SPREAD_OWNER + 1)}
 
@@ -309,14 +312,16 @@ class Attribution:
 
 
 def attribute(records, topology, workload, pricing, by="project", period=None, idle="usage",
-              shared="usage", owner=None):
+              shared="usage", owner=None, progress=None):
     """Splits the cluster's bill over the period among the records' groups
     (doc/model.md, section 16). by: one tag key or two (a pair of keys);
     period: (start, end), end excluded (times as epoch seconds, datetimes
     or ISO texts; default: the records' own span); idle and shared: how
     idle capacity and shared services spread, "usage", "even" or "owner"
     (then owner names the by[0] value that takes them, None for the records
-    without that tag)."""
+    without that tag). progress: a tqdm bar over the records as the library
+    prices them (None: for many records, when tqdm is installed and this
+    runs in a terminal or notebook)."""
     if not isinstance(records, Records):
         raise TypeError(f"records: expected tco.Records, not {type(records).__name__}")
     check_handles(topology, workload, pricing)
@@ -348,6 +353,14 @@ def attribute(records, topology, workload, pricing, by="project", period=None, i
     out, err = ffi.new("tco_attribution **"), new_error()
     recs = ffi.cast("const tco_record *", ffi.from_buffer(records.array)) if len(records) else ffi.NULL
     pairs = ffi.cast("const uint32_t *", ffi.from_buffer(records.tag_pairs)) if len(records.tag_pairs) else ffi.NULL
-    check(lib.tco_attribute(out, recs, len(records), pairs, len(records.tag_pairs), records._tags, req,
-                            topology._ptr, workload._ptr, pricing._ptr, err), err)
+    bar = _progress(len(records), progress, "attribution") if len(records) > _PROGRESS_STEP else None
+    if bar:  # the library tells every 65,536 records; the callback keeps the bar in step
+        told = ffi.callback("void(void *, uint64_t, uint64_t)", lambda _, done, total: bar.update(done - bar.n))
+        req.progress = told
+    try:
+        check(lib.tco_attribute(out, recs, len(records), pairs, len(records.tag_pairs), records._tags, req,
+                                topology._ptr, workload._ptr, pricing._ptr, err), err)
+    finally:
+        if bar:
+            bar.close()
     return Attribution(out[0], by, records, pricing.currency)

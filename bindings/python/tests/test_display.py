@@ -69,6 +69,19 @@ def test_monte_carlo_with_a_bar_gives_the_same_numbers(scenario):
         tco.monte_carlo(*scenario, {"reserved_per_accel_hour": tco.uniform(2, 6)}, samples=70_000, progress=True)
 
 
+def test_attribution_with_a_bar(capsys):
+    from conftest import RATES_1_0
+    n = 150_000
+    import pandas as pd
+    df = pd.DataFrame({"start": np.arange(n, dtype=float), "end": np.arange(n, dtype=float) + 3600,
+                       "accelerators": np.ones(n), "tag.project": np.where(np.arange(n) % 3, "llama", "vision")})
+    records = tco.from_pandas(df)
+    t, w, p = tco.Topology(accelerators=64), tco.Workload(), tco.Pricing(**RATES_1_0)
+    quiet = tco.attribute(records, t, w, p, progress=False)
+    shown = tco.attribute(records, t, w, p, progress=True)
+    assert quiet.bill == shown.bill and "attribution" in capsys.readouterr().err
+
+
 def test_handles_complete_their_parameters(scenario):
     t, w, p = scenario
     assert {"accelerators", "pue"} <= set(dir(t)) and "mfu" in dir(w) and "on_demand_per_accel_hour" in dir(p)
