@@ -7,6 +7,7 @@ import os
 import numpy as np
 
 from ._native import ffi, lib
+from .display import money, money_axis
 from .display import progress as _progress
 from .errors import ParameterTypeError, RangeError, UnknownParameterError, check, new_error
 from .handles import check_handles
@@ -304,8 +305,9 @@ class Attribution:
             if cents[:, j].any():
                 ax.barh(labels[::-1], cents[::-1, j] / 100, left=left[::-1], label=c)
                 left += cents[:, j] / 100
+        money_axis(ax.xaxis, self.currency)
         ax.set_xlabel(f"cost ({self.currency})")
-        ax.set_title(f"by {', '.join(self.by)}: total {self.bill['total'] / 100:,.0f}")
+        ax.set_title(f"by {', '.join(self.by)}: {money(self.bill['total'] / 100, self.currency)} in all")
         ax.legend(fontsize=7, loc="lower right")
         ax.figure.tight_layout()
         return ax

@@ -6,6 +6,7 @@ the findings in a DataFrame."""
 import numpy as np
 
 from ._native import ffi, lib
+from .display import money, money_axis
 from .errors import ParameterTypeError, check, new_error
 from .records import Attribution, Records, attribute
 from .results import _optional, enum_names, sized
@@ -82,8 +83,9 @@ class Waste:
                 ax.barh(table.index, table[col], left=left, label=str(col))
                 left += table[col].to_numpy()
             ax.legend(fontsize=7, loc="lower right", title=self.by)
+        money_axis(ax.xaxis, self.currency)
         ax.set_xlabel(f"waste in the period ({self.currency})")
-        ax.set_title(f"waste: {self.total:,.0f} {self.currency} in {len(df)} findings")
+        ax.set_title(f"waste: {money(self.total, self.currency)} in {len(df)} findings")
         ax.figure.tight_layout()
         return ax
 
