@@ -690,6 +690,23 @@ def whole_file_checks(path, write):
     os.umask(mask)
     check(os.stat(out).st_mode & 0o777 == 0o666 & ~mask, "with the umask's mode")
     expect(["report", "--format", "json", "-o", folder], 3, "is a directory")
+    # every command that writes a file: a full disk leaves the old one
+    default, moe = os.path.join(GOLDEN, "default.json"), os.path.join(GOLDEN, "moe.json")
+    month = os.path.join(MONTH, "month.csv"), os.path.join(MONTH, "cluster.json")
+    for args in (["compare", default, moe, "--format", "json"], ["sensitivity", default, "--format", "json"],
+                 ["lifetime", default, "--format", "json"], ["diff", default, moe, "--format", "json"],
+                 ["attribute", *month, "--by", "team", "--format", "focus"], ["waste", *month, "--format", "json"],
+                 ["report", default, "--format", "cbor"]):
+        old = write("old.out", "old")  # an extension that names no format
+        p = subprocess.run([TCO, *args, "--force", "-o", old], capture_output=True, timeout=60, preexec_fn=small_disk)
+        with open(old) as f:
+            check(p.returncode == 3 and f.read() == "old" and b"cannot write" in p.stderr,
+                  f"{args[0]}: a full disk leaves the old file: exit {p.returncode}, {p.stderr[-200:]!r}")
+    write("old.json", "old")
+    p = subprocess.run([TCO, "convert", default, out, "--force"], capture_output=True, timeout=60,
+                       preexec_fn=small_disk)
+    with open(out) as f:
+        check(p.returncode == 3 and f.read() == "old", f"convert: a full disk leaves the old file: {p.stderr!r}")
     rc, _, _ = run("report", "--format", "json", "-o", os.devnull)
     check(rc == 0 and not os.path.isfile(os.devnull), "a device is written to, never replaced")
 
