@@ -237,9 +237,25 @@ static int json_section(scenario *s, int32_t kind, json_t *obj, const char *path
     return 0;
 }
 
+/* jansson does not recover from an allocation that fails: it reports
+ * some as syntax errors ("string or '}' expected"), returns a text cut
+ * short for others, and for one fails an assertion on a corrupted heap.
+ * Its allocations go through here, and the first that fails ends the
+ * command, saying so (no output file is open while a scenario is read). */
+static void *json_alloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) {
+        say("out of memory while reading a JSON scenario (%zu bytes more were needed)", n);
+        exit(EXIT_IO);
+    }
+    return p;
+}
+
 static int load_json(scenario *s, const unsigned char *data, size_t len, const char *path)
 {
     json_error_t jerr;
+    json_set_alloc_funcs(json_alloc, free);
     json_t *root = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
         if (json_error_code(&jerr) == json_error_out_of_memory) { /* not the text's fault: say so */
