@@ -66,6 +66,10 @@ static inline double ksum_total(const ksum *k)
 /* Puts the k-th smallest of a[left..right] at a[k], smaller before it and
  * larger after (Floyd and Rivest's SELECT; series.c). */
 void tco__select_kth(double *a, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k);
+/* The k-th smallest (0-based) of v[0 .. n), read in place (series.c):
+ * TCO_OK, TCO_E_NOMEM, or TCO_E_RANGE when a value is not 0 or more and
+ * finite (the caller says which). Sets no error text. */
+int tco__select_kth_in_place(double *out, const double *v, size_t n, size_t k);
 
 /* numpy's default ("linear") percentile p, 0 to 100, of n sorted values:
  * it lies between the order statistics *below and *above (0-based), *w of

@@ -2,6 +2,9 @@
  * and sums that keep full precision over a year of minutes. */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "capacity/capacity.h"
 
@@ -117,4 +120,82 @@ void tco__select_kth(double *a, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k)
             right = j - 1;
     }
 #undef SWAP
+}
+
+/* The k-th smallest (0-based) of n values read in place, as Floyd and
+ * Rivest narrow it: the order statistics of an evenly spread sample bound
+ * it with high probability, and one pass counts the values below, at and
+ * above the bounds and gathers those strictly between, among which it is
+ * selected. Ties at a bound are counted, never gathered, so many equal
+ * values cost nothing. The first pass checks the values; if the bounds
+ * miss (rare), the values are copied and selected among. */
+enum { SAMPLE = 8192, GATHER = 1 << 16 };
+
+int tco__select_kth_in_place(double *out, const double *v, size_t n, size_t k)
+{
+    double *buf = malloc((n < GATHER ? n : GATHER) * sizeof *buf);
+    if (!buf)
+        return TCO_E_NOMEM;
+    int rc = TCO_OK, bad = 0;
+    if (n <= GATHER) { /* small: a copy is the working memory anyway */
+        for (size_t i = 0; i < n; i++) {
+            buf[i] = v[i];
+            bad |= !(v[i] >= 0 && v[i] <= DBL_MAX);
+        }
+        if (!bad) {
+            tco__select_kth(buf, 0, (ptrdiff_t)n - 1, (ptrdiff_t)k);
+            *out = buf[k];
+        }
+        free(buf);
+        return bad ? TCO_E_RANGE : TCO_OK;
+    }
+    /* the bounds: ranks of the sample around k's, a few deviations apart */
+    size_t m = SAMPLE, step = n / m;
+    for (size_t i = 0; i < m; i++)
+        buf[i] = v[i * step];
+    double q = (double)k / (double)n, spread = 3 * sqrt(q * (1 - q) * (double)m) + 2;
+    ptrdiff_t lo_rank = (ptrdiff_t)fmax(0, q * (double)m - spread), hi_rank = (ptrdiff_t)fmin((double)m - 1, q * (double)m + spread);
+    tco__select_kth(buf, 0, (ptrdiff_t)m - 1, lo_rank);
+    double lo = buf[lo_rank];
+    tco__select_kth(buf, lo_rank, (ptrdiff_t)m - 1, hi_rank);
+    double hi = buf[hi_rank];
+    /* one pass: below lo, at lo, strictly between (gathered), at hi */
+    size_t below = 0, at_lo = 0, at_hi = 0, between = 0;
+    int overflow = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = v[i];
+        bad |= !(x >= 0 && x <= DBL_MAX);
+        below += x < lo;
+        at_lo += x == lo;
+        at_hi += x == hi && hi != lo;
+        if (x > lo && x < hi) {
+            if (between < GATHER)
+                buf[between] = x;
+            else
+                overflow = 1;
+            between++;
+        }
+    }
+    if (bad) {
+        rc = TCO_E_RANGE;
+    } else if (k >= below && k < below + at_lo) {
+        *out = lo;
+    } else if (k >= below + at_lo && k < below + at_lo + between && !overflow) {
+        tco__select_kth(buf, 0, (ptrdiff_t)between - 1, (ptrdiff_t)(k - below - at_lo));
+        *out = buf[k - below - at_lo];
+    } else if (k >= below + at_lo + between && k < below + at_lo + between + at_hi) {
+        *out = hi;
+    } else { /* the bounds missed, or too many lie between: copy and select */
+        double *a = malloc(n * sizeof *a);
+        if (!a) {
+            rc = TCO_E_NOMEM;
+        } else {
+            memcpy(a, v, n * sizeof *a);
+            tco__select_kth(a, 0, (ptrdiff_t)n - 1, (ptrdiff_t)k);
+            *out = a[k];
+            free(a);
+        }
+    }
+    free(buf);
+    return rc;
 }

@@ -176,21 +176,10 @@ int tco_capacity_split(tco_split *out, const double *demand, size_t n, double in
     double allowed = floor(target_exceedance(&r) * (double)n);
     double b = 0;
     if (allowed < (double)n) {
-        double *a = malloc(n * sizeof *a);
-        if (!a)
-            return tco__fail(err, TCO_E_NOMEM, "no memory for a copy of %zu values", n);
-        int bad = 0; /* check while copying: selection must not see NaN */
-        for (size_t i = 0; i < n; i++) {
-            a[i] = demand[i];
-            bad |= !(a[i] >= 0 && a[i] <= DBL_MAX);
-        }
-        if (!bad) {
-            ptrdiff_t k = (ptrdiff_t)(n - 1 - (size_t)allowed);
-            tco__select_kth(a, 0, (ptrdiff_t)n - 1, k);
-            b = a[k];
-        }
-        free(a);
-        if (bad)
+        rc = tco__select_kth_in_place(&b, demand, n, n - 1 - (size_t)allowed);
+        if (rc == TCO_E_NOMEM)
+            return tco__fail(err, rc, "no memory to select the baseline among %zu values", n);
+        if (rc)
             return tco__series_check(demand, n, "demand", err);
     }
     return split_fill(out, b, demand, n, interval_hours, &t->o, &w->o, &p->o, err);
