@@ -311,6 +311,18 @@ static void attribution_labels(FILE *f, const job *j, const tco_group *g)
     }
 }
 
+/* One sample: the gauge's name, the labels of the period and the group
+ * (g NULL: the bill), a category if any, the value. */
+static void sample(FILE *f, const job *j, const tco_group *g, const char *name, const char *category,
+                   const char *value)
+{
+    fprintf(f, "%s{", name);
+    attribution_labels(f, j, g);
+    if (category)
+        prom_label(f, "category", category, 0);
+    fprintf(f, "} %s\n", value);
+}
+
 /* Prometheus text exposition of the bill and each group's part, in the
  * currency's units to the cent, for a dashboard to scrape. */
 static void attribute_prometheus(FILE *f, const job *j, const tco_bill *b)
@@ -319,33 +331,17 @@ static void attribute_prometheus(FILE *f, const job *j, const tco_bill *b)
     tco_group g = { .size = sizeof g };
     size_t n = tco_attribution_group_count(j->a);
     prom_family(f, "tco_bill_total", "the bill of the period, in the currency");
-    fputs("tco_bill_total{", f);
-    attribution_labels(f, j, NULL);
-    fprintf(f, "} %s\n", units_of_cents(v, sizeof v, b->total));
+    sample(f, j, NULL, "tco_bill_total", NULL, units_of_cents(v, sizeof v, b->total));
     prom_family(f, "tco_attribution_total", "a group's part of the bill of the period, in the currency");
-    for (size_t i = 0; i < n; i++) {
-        tco_attribution_group_at(&g, j->a, i, NULL);
-        fputs("tco_attribution_total{", f);
-        attribution_labels(f, j, &g);
-        fprintf(f, "} %s\n", units_of_cents(v, sizeof v, g.total));
-    }
+    for (size_t i = 0; i < n && tco_attribution_group_at(&g, j->a, i, NULL) == TCO_OK; i++)
+        sample(f, j, &g, "tco_attribution_total", NULL, units_of_cents(v, sizeof v, g.total));
     prom_family(f, "tco_attribution_cost", "a group's part of the bill by category, in the currency");
-    for (size_t i = 0; i < n; i++) {
-        tco_attribution_group_at(&g, j->a, i, NULL);
-        for (int k = 0; k < (int)tco_category_count(); k++) {
-            fputs("tco_attribution_cost{", f);
-            attribution_labels(f, j, &g);
-            prom_label(f, "category", tco_category_name(k), 0);
-            fprintf(f, "} %s\n", units_of_cents(v, sizeof v, g.category[k]));
-        }
-    }
+    for (size_t i = 0; i < n && tco_attribution_group_at(&g, j->a, i, NULL) == TCO_OK; i++)
+        for (int k = 0; k < (int)tco_category_count(); k++)
+            sample(f, j, &g, "tco_attribution_cost", tco_category_name(k), units_of_cents(v, sizeof v, g.category[k]));
     prom_family(f, "tco_attribution_held_accelerator_hours", "accelerator-hours a group's records held in the period");
-    for (size_t i = 0; i < n; i++) {
-        tco_attribution_group_at(&g, j->a, i, NULL);
-        fputs("tco_attribution_held_accelerator_hours{", f);
-        attribution_labels(f, j, &g);
-        fprintf(f, "} %s\n", num(v, sizeof v, g.held_accelerator_hours));
-    }
+    for (size_t i = 0; i < n && tco_attribution_group_at(&g, j->a, i, NULL) == TCO_OK; i++)
+        sample(f, j, &g, "tco_attribution_held_accelerator_hours", NULL, num(v, sizeof v, g.held_accelerator_hours));
 }
 
 /* The FOCUS 1.2 rows of the library (doc/focus.md). */
