@@ -69,7 +69,14 @@ static int workload_check(const tco_obj *w, tco_error *err)
     return TCO_OK;
 }
 
-static int pricing_check(const tco_obj *p, tco_error *err)
+static annuity annuity_over(const tco_obj *p, double n)
+{
+    double i = P(COST_OF_CAPITAL), growth = n * log1p(i);
+    annuity a = { i > 0 ? i / -expm1(-growth) : 1 / n, exp(-growth), P(MAINTENANCE_SHARE_PER_YEAR) };
+    return a;
+}
+
+static int pricing_check(tco_obj *p, tco_error *err)
 {
     /* Reserved and spot at most on demand where the table gives both; a
      * stand-in is judged once the accelerator is known (rates.c). */
@@ -90,6 +97,10 @@ static int pricing_check(const tco_obj *p, tco_error *err)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_BUDGET_CRITICAL_SHARE,
                                "budget_critical_share = %g is below budget_warning_share = %g: allowed %g to 1",
                                P(BUDGET_CRITICAL_SHARE), P(BUDGET_WARNING_SHARE), P(BUDGET_WARNING_SHARE));
+    /* Derived once here: every estimate reads them from the frozen table.
+     * The facility lives its own years, or the IT's when not given. */
+    p->d.it = annuity_over(p, P(DEPRECIATION_YEARS));
+    p->d.building = annuity_over(p, P(FACILITY_LIFE_YEARS) > 0 ? P(FACILITY_LIFE_YEARS) : P(DEPRECIATION_YEARS));
     return TCO_OK;
 }
 

@@ -122,8 +122,18 @@ int tco__fabric_size(fabric *f, double endpoints, double radix, double oversubsc
 
 /* The state behind every handle. v[] is indexed by IX_*, for all handles;
  * a handle uses only its own rows. */
+/* What owning costs a year per unit of price (doc/model.md, section 3):
+ * the capital recovery factor of the cost of capital i over n years, the
+ * discount of the residual, and maintenance. */
+typedef struct annuity {
+    double crf;         /* i / (1 - (1 + i)^-n), or 1 / n at i = 0 */
+    double discount;    /* (1 + i)^-n */
+    double maintenance; /* share of the price per year */
+} annuity;
+
 typedef struct derived {
-    fabric fabric; /* a topology's, sized once */
+    fabric fabric;          /* a topology's, sized once */
+    annuity it, building;   /* a pricing table's: over the IT's life and the facility's */
 } derived;
 
 typedef struct tco_obj {

@@ -11,33 +11,9 @@
 
 /* ---- money over time -------------------------------------------------- */
 
-/* Yearly cost of owning hardware bought for `price`: the annuity that repays
- * the price less the discounted residual over the depreciation years at the
- * cost of capital (capital recovery factor), plus maintenance. */
-typedef struct {
-    double crf;         /* i / (1 - (1 + i)^-n), or 1 / n at i = 0 */
-    double discount;    /* (1 + i)^-n */
-    double maintenance; /* share of the price per year */
-} annuity;
-
-static annuity annuity_over(const tco_obj *p, double n, double maintenance)
-{
-    double i = P(COST_OF_CAPITAL), growth = n * log1p(i);
-    annuity a = { i > 0 ? i / -expm1(-growth) : 1 / n, exp(-growth), maintenance };
-    return a;
-}
-
-static annuity annuity_of(const tco_obj *p)
-{
-    return annuity_over(p, P(DEPRECIATION_YEARS), P(MAINTENANCE_SHARE_PER_YEAR));
-}
-
-/* The facility's life: its own, or the IT's when not given. */
-static double facility_life(const tco_obj *p)
-{
-    return P(FACILITY_LIFE_YEARS) > 0 ? P(FACILITY_LIFE_YEARS) : P(DEPRECIATION_YEARS);
-}
-
+/* Yearly cost of owning hardware bought for `price`, by the annuity the
+ * pricing table's freeze derived (core/check.c): the price less the
+ * discounted residual repaid over the life, plus maintenance. */
 static double owned_per_year(const annuity *a, double price, double residual_share)
 {
     return (price - price * residual_share * a->discount) * a->crf + price * a->maintenance;
@@ -47,7 +23,7 @@ static double owned_per_year(const annuity *a, double price, double residual_sha
 
 void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_obj *w, const tco_obj *p)
 {
-    annuity owned = annuity_of(p);
+    const annuity owned = p->d.it;
     const rates *rate = &r->rates;
     h->rates = *rate;
     h->rental_rate = T(RESERVED_SHARE) * rate->reserved + T(SPOT_SHARE) * rate->spot +
@@ -65,7 +41,7 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
                                                         : P(COOLING_AIR_CAPEX_PER_KW);
     /* The plant and the facility over the facility's life, with its
      * residual; colocation instead of (or beside) a facility of one's own. */
-    annuity building = annuity_over(p, facility_life(p), P(MAINTENANCE_SHARE_PER_YEAR));
+    const annuity building = p->d.building;
     h->plant_capex = h->plant_kw * cooling_price;
     h->plant_per_year = owned_per_year(&building, h->plant_capex, P(FACILITY_RESIDUAL_SHARE));
     h->facility_capex = h->plant_kw * P(FACILITY_CAPEX_PER_KW);
