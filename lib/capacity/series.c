@@ -161,21 +161,21 @@ int tco__select_kth_in_place(double *out, const double *v, size_t n, size_t k)
     double hi = buf[hi_rank];
     /* one pass: below lo, at lo, strictly between (gathered), at hi */
     size_t below = 0, at_lo = 0, at_hi = 0, between = 0;
-    int overflow = 0;
+    /* Branch-free: every value is stored at the gather's end, which moves
+     * on only for one between the bounds (a branch on that would be a coin
+     * toss for half the values); past GATHER the last slot is reused and
+     * the overflow seen from the count. */
+    int two = hi != lo;
     for (size_t i = 0; i < n; i++) {
         double x = v[i];
-        bad |= !(x >= 0 && x <= DBL_MAX);
+        bad |= !(x >= 0) | !(x <= DBL_MAX);
         below += x < lo;
         at_lo += x == lo;
-        at_hi += x == hi && hi != lo;
-        if (x > lo && x < hi) {
-            if (between < GATHER)
-                buf[between] = x;
-            else
-                overflow = 1;
-            between++;
-        }
+        at_hi += (x == hi) & two;
+        buf[between < GATHER ? between : GATHER - 1] = x;
+        between += (x > lo) & (x < hi);
     }
+    int overflow = between >= GATHER; /* at GATHER the last slot may have been written over */
     if (bad) {
         rc = TCO_E_RANGE;
     } else if (k >= below && k < below + at_lo) {

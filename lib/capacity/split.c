@@ -88,10 +88,12 @@ static int split_fill(tco_split *out, double b, const double *d, size_t n, doubl
         size_t end = n - start < BLOCK ? n : start + BLOCK;
         double u = 0, e = 0, s = 0;
         for (size_t i = start; i < end; i++) {
-            double x = d[i], over = x - b;
-            bad |= !(x >= 0 && x <= DBL_MAX);
-            u += MIN(x, b);
-            e += MAX(over, 0);
+            /* x - min(x, b) is max(x - b, 0) to the bit, without the
+             * branch a compiler makes of the latter */
+            double x = d[i], m = MIN(x, b);
+            bad |= !(x >= 0) | !(x <= DBL_MAX);
+            u += m;
+            e += x - m;
             s += x;
             above += x > b;
             peak = MAX(peak, x);
