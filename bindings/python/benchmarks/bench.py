@@ -69,6 +69,11 @@ def main():
     print(f"one estimate: {in_c * 1e9:.0f} ns in C, {cffi_call * 1e9:.0f} ns through cffi "
           f"(+{(cffi_call - in_c) * 1e9:.0f} ns), {py * 1e6:.1f} us through tco.estimate() "
           f"({py / in_c:.0f}x the C call: it also builds the Python result)")
+    e = tco.estimate(t, w, p)
+    read = median_time(lambda: [e.total for _ in range(calls)], rounds=5) / calls
+    whole = median_time(lambda: [e.to_dict() for _ in range(2000)], rounds=5) / 2000
+    print(f"an estimate's field read in {read * 1e9:.0f} ns (target 150), to_dict() in {whole * 1e6:.1f} us "
+          f"(target 10)")
 
     pd = __import__("pandas")
     start = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta(rng.uniform(0, 29 * 86400, n), unit="s")

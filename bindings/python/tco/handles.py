@@ -169,6 +169,14 @@ class Pricing(_Handle):
     def __init__(self, **values):
         super().__init__(**values)
 
+    @property
+    def currency(self):
+        """The ISO 4217 code of every amount (read once: the table is frozen)."""
+        c = self.__dict__.get("_currency")
+        if c is None:
+            c = self.__dict__["_currency"] = self.get("currency")
+        return c
+
 
 _document(Topology, "The cluster: accelerators, nodes, fabric, storage, facility, reliability, ownership.")
 _document(Workload, "The training run: model, tokens, parallelism, data, checkpoints, logs, experiments.")

@@ -132,6 +132,7 @@ class Estimate(Result):
 
     def __init__(self, cdata, currency="cur"):
         self._c = cdata  # a tco_estimate * this object owns
+        self._d = ffi.cast("double *", cdata)  # the double fields, by offset / 8 (the typed properties below)
         self.currency = currency
 
     def _read(self, f):
@@ -161,7 +162,16 @@ class Estimate(Result):
         return [name for bit, name, _ in _FLAGS if flags & bit]
 
     def to_dict(self):
-        return {f.name: self._read(f) for f in ESTIMATE_FIELDS}
+        """Every field by name: the maps as dicts, the rest as numbers."""
+        d, out = self._d, {}
+        for name, kind, i, names in _LAYOUT:
+            if kind == lib.TCO_FIELD_DOUBLE:
+                out[name] = d[i]
+            elif kind == lib.TCO_FIELD_UINT64:
+                out[name] = int(ffi.cast("uint64_t *", d + i)[0])
+            else:
+                out[name] = dict(zip(names, ffi.unpack(d + i, len(names))))
+        return out
 
     def __repr__(self):
         return f"Estimate(total={self.total:,.2f} {self.currency}, wall_hours={self.wall_hours:.1f}, " \
@@ -216,9 +226,28 @@ class Estimate(Result):
         return ax
 
 
+def _typed_fields():
+    """A property for each double field of the estimate, reading the C
+    struct at its offset: no lookup by name on the way."""
+    for f in ESTIMATE_FIELDS:
+        if f.type == lib.TCO_FIELD_DOUBLE and not hasattr(Estimate, f.name):
+            setattr(Estimate, f.name, property(lambda self, i=f.offset // 8: self._d[i], doc=f"{f.unit}"))
+
+
+_typed_fields()
+_ESTIMATE_SIZE = ffi.sizeof("tco_estimate")
+# (name, type, offset / 8, the map's names) of every field, for to_dict
+_LAYOUT = [(f.name, f.type, f.offset // 8, CATEGORIES if f.type == lib.TCO_FIELD_CATEGORIES else WASTES)
+           for f in ESTIMATE_FIELDS]
+
+
 def estimate(topology, workload, pricing):
     """Prices a training scenario: an Estimate."""
-    out, err = ffi.new("tco_estimate *"), new_error()
-    out.size = ffi.sizeof("tco_estimate")
-    check(lib.tco_estimate_compute(out, topology._ptr, workload._ptr, pricing._ptr, err), err)
+    out = ffi.new("tco_estimate *")
+    out.size = _ESTIMATE_SIZE
+    if lib.tco_estimate_compute(out, topology._ptr, workload._ptr, pricing._ptr, ffi.NULL):
+        # again for the message: the computation is pure, so it fails the
+        # same way, and the path that succeeds makes no error struct
+        err = new_error()
+        check(lib.tco_estimate_compute(out, topology._ptr, workload._ptr, pricing._ptr, err), err)
     return Estimate(out, pricing.currency)
