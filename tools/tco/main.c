@@ -351,8 +351,8 @@ static const char common_help[] =
     "                         as needed (tco params lists them)\n"
     "      --force            replace an existing OUT (or the file a link points to)\n"
     "\n"
-    "-o OUT's extension (.json, .csv, .cbor, .md) picks the format when --format\n"
-    "is not given.\n";
+    "-o OUT's extension (.json, .csv, .cbor, .md, .prom) picks the format when\n"
+    "--format is not given.\n";
 
 /* The help was printed: not an error, nothing left to do. */
 enum { HELP_SHOWN = -1 };
