@@ -100,13 +100,12 @@ func Compare(options ...*Scenario) ([]Alternative, error) {
 	if rc != 0 {
 		return nil, failure(rc, &ce)
 	}
-	cats := estimateLayout().categories
 	res := make([]Alternative, n)
 	for i := range out {
 		o := &out[i]
-		a := Alternative{
+		res[i] = Alternative{
 			Total: float64(o.total), TotalDifference: float64(o.total_difference),
-			Costs: make(map[string]float64, len(cats)), Differences: make(map[string]float64, len(cats)),
+			Costs: byCategory[float64](&o.cost), Differences: byCategory[float64](&o.difference),
 			CostPerRun: float64(o.cost_per_run), CostPerMillionTokens: float64(o.cost_per_million_tokens),
 			CostPerEffectiveAcceleratorHour: float64(o.cost_per_effective_accelerator_hour),
 			CostPerPFLOPDay:                 float64(o.cost_per_pflop_day),
@@ -117,11 +116,6 @@ func Compare(options ...*Scenario) ([]Alternative, error) {
 			BreakevenUtilisation: float64(o.breakeven_utilisation), BreakevenRate: float64(o.breakeven_rate),
 			ScenarioFingerprint: uint64(o.scenario_fingerprint),
 		}
-		for c, cat := range cats {
-			a.Costs[cat.Name] = float64(o.cost[c])
-			a.Differences[cat.Name] = float64(o.difference[c])
-		}
-		res[i] = a
 	}
 	return res, nil
 }

@@ -150,6 +150,17 @@ func EstimateFields() []FieldInfo { return append([]FieldInfo(nil), estimateLayo
 // Categories lists the cost categories of the loaded library, in order.
 func Categories() []Category { return append([]Category(nil), estimateLayout().categories...) }
 
+// byCategory names the values of a by-category C array (money as float64
+// or Cents) by the categories the library lists.
+func byCategory[T float64 | Cents, E C.double | C.int64_t](v *[C.TCO_CATEGORY_SLOTS]E) map[string]T {
+	cats := estimateLayout().categories
+	m := make(map[string]T, len(cats))
+	for c, cat := range cats {
+		m[cat.Name] = T(v[c])
+	}
+	return m
+}
+
 // WasteKinds lists the names of the kinds of waste, in order.
 func WasteKinds() []string { return append([]string(nil), estimateLayout().wastes...) }
 

@@ -72,15 +72,6 @@ type Lifetime struct {
 	LevelisedCostPerEffectiveAcceleratorHour float64
 }
 
-func byCategory(v *[C.TCO_CATEGORY_SLOTS]C.double) map[string]float64 {
-	cats := estimateLayout().categories
-	m := make(map[string]float64, len(cats))
-	for c, cat := range cats {
-		m[cat.Name] = float64(v[c])
-	}
-	return m
-}
-
 // ComputeLifetime prices the cluster of the three frozen handles over its
 // life (tco_lifetime_compute).
 func ComputeLifetime(t *Topology, w *Workload, p *Pricing, req LifetimeRequest) (*Lifetime, error) {
@@ -130,7 +121,7 @@ func ComputeLifetime(t *Topology, w *Workload, p *Pricing, req LifetimeRequest) 
 		return nil, failure(rc, &ce)
 	}
 	out := &Lifetime{
-		Cost: byCategory(&life.cost), Fixed: byCategory(&life.fixed),
+		Cost: byCategory[float64](&life.cost), Fixed: byCategory[float64](&life.fixed),
 		Total: float64(life.total), FixedTotal: float64(life.fixed_total),
 		CapacityAcceleratorHours:  float64(life.capacity_accelerator_hours),
 		UsedAcceleratorHours:      float64(life.used_accelerator_hours),
@@ -149,7 +140,7 @@ func ComputeLifetime(t *Topology, w *Workload, p *Pricing, req LifetimeRequest) 
 			CapacityAcceleratorHours:  float64(y.capacity_accelerator_hours),
 			UsedAcceleratorHours:      float64(y.used_accelerator_hours),
 			EffectiveAcceleratorHours: float64(y.effective_accelerator_hours),
-			Cost:                      byCategory(&y.cost), Fixed: byCategory(&y.fixed),
+			Cost:                      byCategory[float64](&y.cost), Fixed: byCategory[float64](&y.fixed),
 			Total: float64(y.total), FixedTotal: float64(y.fixed_total),
 			UnusedOwned: float64(y.unused_owned), UnusedCommitment: float64(y.unused_commitment),
 			UnusedCommitmentHours: float64(y.unused_commitment_hours),

@@ -554,7 +554,7 @@ func attributionOf(a *C.tco_attribution, texts []string, keys int) (*Attribution
 		return nil, failure(rc, &ce)
 	}
 	out := &Attribution{Bill: Bill{
-		Total: Cents(b.total), Category: centsByCategory(&b.category),
+		Total: Cents(b.total), Category: byCategory[Cents](&b.category),
 		Direct: Cents(b.direct), Idle: Cents(b.idle), Shared: Cents(b.shared),
 		PeriodHours: float64(b.period_hours), CapacityAcceleratorHours: float64(b.capacity_accelerator_hours),
 		HeldAcceleratorHours: float64(b.held_accelerator_hours), UsedAcceleratorHours: float64(b.used_accelerator_hours),
@@ -572,7 +572,7 @@ func attributionOf(a *C.tco_attribution, texts []string, keys int) (*Attribution
 		}
 		grp := Group{
 			Values: make([]string, keys), Total: Cents(g.total),
-			Category: centsByCategory(&g.category),
+			Category: byCategory[Cents](&g.category),
 			Direct:   Cents(g.direct), Idle: Cents(g.idle), Shared: Cents(g.shared), Share: float64(g.share),
 			HeldAcceleratorHours: float64(g.held_accelerator_hours),
 			UsedAcceleratorHours: float64(g.used_accelerator_hours), Records: uint64(g.records),
@@ -585,16 +585,6 @@ func attributionOf(a *C.tco_attribution, texts []string, keys int) (*Attribution
 		out.Groups = append(out.Groups, grp)
 	}
 	return out, nil
-}
-
-// centsByCategory is a bill's or a group's cents by category name.
-func centsByCategory(cents *[C.TCO_CATEGORY_SLOTS]C.int64_t) map[string]Cents {
-	cats := estimateLayout().categories
-	m := make(map[string]Cents, len(cats))
-	for c, cat := range cats {
-		m[cat.Name] = Cents(cents[c])
-	}
-	return m
 }
 
 // Attribute splits the bill of the scenario's cluster for the period

@@ -89,17 +89,26 @@ int tco__rates_need(const rates *r, unsigned classes, const tco_obj *t, const tc
                            row->name, acc->id == TCO_ACCEL_CUSTOM ? "accelerator_model = custom" : acc->name);
 }
 
+/* The class whose rate parameter is ix, or -1. */
+static int class_of(int ix)
+{
+    for (int c = 0; c < 4; c++)
+        if (class_rate[c] == ix)
+            return c;
+    return -1;
+}
+
+/* Class c's resolved rate. */
+static double rate_in(const rates *r, int c)
+{
+    const double by_class[4] = { r->on_demand, r->reserved, r->spot, r->capex };
+    return by_class[c];
+}
+
 double tco__rate_value(const rates *r, int ix, double v)
 {
-    if (v != LIST_PRICE)
-        return v;
-    switch (ix) {
-    case IX_ON_DEMAND_PER_ACCEL_HOUR: return r->on_demand;
-    case IX_RESERVED_PER_ACCEL_HOUR: return r->reserved;
-    case IX_SPOT_PER_ACCEL_HOUR: return r->spot;
-    case IX_CAPEX_PER_ACCELERATOR: return r->capex;
-    default: return v;
-    }
+    int c = class_of(ix);
+    return v == LIST_PRICE && c >= 0 ? rate_in(r, c) : v;
 }
 
 int tco_rate(double *out, int32_t key, const tco_topology *topology, const tco_pricing *pricing, tco_error *err)
@@ -110,10 +119,8 @@ int tco_rate(double *out, int32_t key, const tco_topology *topology, const tco_p
     if ((rc = tco__kind_check(&topology->o, TCO_HANDLE_TOPOLOGY, err)) ||
         (rc = tco__kind_check(&pricing->o, TCO_HANDLE_PRICING, err)))
         return rc;
-    int cls = 0;
-    while (cls < 4 && tco__params[class_rate[cls]].key != key)
-        cls++;
-    if (cls == 4)
+    int ix = tco__param_index(key), cls = ix < 0 ? -1 : class_of(ix);
+    if (cls < 0)
         return tco__fail(err, TCO_E_RANGE,
                          "key %d is not a rate: allowed on_demand_per_accel_hour, reserved_per_accel_hour, "
                          "spot_per_accel_hour, capex_per_accelerator",
@@ -122,6 +129,6 @@ int tco_rate(double *out, int32_t key, const tco_topology *topology, const tco_p
     tco__rates(&r, &topology->o, &pricing->o);
     if ((rc = tco__rates_need(&r, 1u << cls, &topology->o, &pricing->o, err)))
         return rc;
-    *out = tco__rate_value(&r, class_rate[cls], LIST_PRICE);
+    *out = rate_in(&r, cls);
     return TCO_OK;
 }

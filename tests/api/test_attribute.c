@@ -65,9 +65,7 @@ static cfg cfg_no_shared(cfg c)
 
 static void scen_of(scen *s, const cfg *c)
 {
-    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
-    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
-    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    scen_defaults(s);
     ST(s, TCO_P_ACCELERATORS, c->N);
     ST(s, TCO_P_ACCELERATORS_PER_NODE, c->per_node);
     ST(s, TCO_P_OWNED_SHARE, c->owned);

@@ -112,9 +112,7 @@ static void test_capacity_for_unmet(void **state)
  * unless a test sets it. */
 static void split_scen(scen *s, double interruptible)
 {
-    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
-    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
-    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    scen_defaults(s);
     SW(s, TCO_P_INTERRUPTIBLE_SHARE, interruptible);
     SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
     SP(s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);

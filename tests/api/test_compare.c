@@ -41,9 +41,7 @@ static double annuity(double price, double residual_share, double i, double year
  * 200,000 a year); migration, learning and risk at 0 until a test sets them. */
 static void option_new(scen *s, double peak, double tdp, double rate)
 {
-    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
-    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
-    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    scen_defaults(s);
     ST(s, TCO_P_ACCELERATORS, 1024);
     ST(s, TCO_P_ACCELERATORS_PER_NODE, 8);
     ST(s, TCO_P_ACCELERATOR_PEAK_FLOPS, peak);

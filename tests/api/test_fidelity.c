@@ -29,9 +29,7 @@
  * batches of 4M tokens, blocking checkpoints at the hot tier's 100 GB/s. */
 static void base(scen *s)
 {
-    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
-    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
-    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    scen_defaults(s);
     assert_int_equal(tco_topology_set_text(s->t, TCO_P_ACCELERATOR_MODEL, "H100-SXM", NULL), TCO_OK);
     ST(s, TCO_P_ACCELERATORS, 1024);
     ST(s, TCO_P_ACCELERATORS_PER_NODE, 8);

@@ -28,9 +28,7 @@ static tco_uncertain U(int32_t key, int32_t dist, double a, double b, double c, 
 
 static void defaults(scen *s)
 {
-    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
-    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
-    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    scen_defaults(s);
 }
 
 static tco_summary summarise(const double *x, size_t n, size_t stride)

@@ -141,9 +141,7 @@ static void set_choice(scen *s, int32_t key, const char *name)
 
 static void scen_of(scen *s, const run_row *r)
 {
-    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
-    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
-    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    scen_defaults(s);
     assert_int_equal(tco_topology_set_text(s->t, TCO_P_ACCELERATOR_MODEL, r->accelerator, NULL), TCO_OK);
     if (r->peak > 0) {
         ST(s, TCO_P_ACCELERATOR_PEAK_FLOPS, r->peak);

@@ -14,9 +14,7 @@
 
 static void scen_default(scen *s)
 {
-    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
-    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
-    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    scen_defaults(s);
 }
 
 static double rate_of(const scen *s, int32_t key)

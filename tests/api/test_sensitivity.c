@@ -40,9 +40,7 @@ static double compute_total(double rate, double mfu, double runs)
  * defaults, so that swinging them moves nothing. */
 static void scen_new(scen *s)
 {
-    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
-    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
-    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    scen_defaults(s);
     assert_int_equal(tco_topology_set_text(s->t, TCO_P_ACCELERATOR_MODEL, "H100-SXM", NULL), TCO_OK);
     ST(s, TCO_P_ACCELERATORS, 1024);
     ST(s, TCO_P_ACCELERATORS_PER_NODE, 8);

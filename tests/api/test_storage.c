@@ -6,9 +6,7 @@
 
 static void defaults(scen *s)
 {
-    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
-    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
-    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    scen_defaults(s);
 }
 
 /* The built-in run: no shape given (layers 0), so 6 N D = 6 x 70e9 x 2e12

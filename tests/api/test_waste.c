@@ -19,9 +19,7 @@
 
 static void scen_make(scen *s)
 {
-    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
-    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
-    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+    scen_defaults(s);
     ST(s, TCO_P_ACCELERATORS, 16);
     ST(s, TCO_P_ACCELERATORS_PER_NODE, 8);
     ST(s, TCO_P_OWNED_SHARE, 0);

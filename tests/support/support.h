@@ -58,6 +58,14 @@ static inline void scen_no_shared_services(scen *s)
     SP(s, TCO_P_MIN_FTE, 0);
 }
 
+/* Three handles as the library makes them: every parameter at its default. */
+static inline void scen_defaults(scen *s)
+{
+    assert_int_equal(tco_topology_new(&s->t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_new(&s->w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&s->p, NULL), TCO_OK);
+}
+
 static inline void scen_free(scen *s)
 {
     tco_topology_free(s->t);

@@ -5,7 +5,7 @@ import numpy as np
 
 from ._native import ffi, lib
 from .errors import ParameterTypeError, check, new_error
-from .display import money, money_axis
+from .display import money
 from .results import Result, _optional, enum_names
 
 

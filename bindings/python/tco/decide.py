@@ -110,7 +110,7 @@ class Comparison(list):
             ax.annotate(f"{o.cost_per_million_tokens:,.3g} / M tokens", (i, bottom[i]), ha="center", va="bottom",
                         fontsize=8)
         ax.set_xticks(x, self.names)
-        money_axis(ax.yaxis, self.currency)
+        money_axis(ax.yaxis)
         ax.set_ylabel(f"cost ({self.currency})")
         ax.set_title("options by cost category")
         ax.legend(fontsize=7, ncol=2)
@@ -278,7 +278,7 @@ class Tornado(list):
                 label=f"x {1 + self.share:g}")
         ax.set_yticks(y, [r.parameter for r in rows])
         ax.axvline(base, color="black", linewidth=0.8)
-        money_axis(ax.xaxis, self.currency)
+        money_axis(ax.xaxis)
         ax.set_xlabel(f"total ({self.currency})")
         ax.set_title(f"what the total hangs on ({money(base, self.currency)} as given)")
         ax.legend(fontsize=8, loc="lower right")
@@ -514,7 +514,7 @@ class Bands:
         ax.set_yticks(range(len(fields)), fields)
         in_money = all(f == "total" or f.startswith(("cost.", "waste.", "fixed.")) for f in fields)
         if in_money:
-            money_axis(ax.xaxis, self.currency)
+            money_axis(ax.xaxis)
         ax.set_xlabel(f"{self.currency}" if in_money else "value")
         ax.set_title(f"P5-P95, P10-P90 and the median of {self.samples:,} samples")
         ax.figure.tight_layout()
@@ -539,25 +539,16 @@ def _monte_carlo_shown(bar, topology, workload, pricing, names, inputs, samples,
     sweep, summaries and rank correlations, which its own tco_monte_carlo
     computes (tests/api/test_montecarlo.c checks the two agree bit for bit);
     the estimates written in place, summarised where they lie."""
-    from .sweep import CHUNK, ESTIMATE_DTYPE
+    from .sweep import ESTIMATE_DTYPE, price_in_place
     k, err = len(names), new_error()
     draws = np.zeros((samples, k))
     check(lib.tco_monte_carlo_draw(ffi.from_buffer("double[]", draws), inputs, k, seed, 0, samples, err), err)
-    raw = np.empty(samples, dtype=ESTIMATE_DTYPE)
-    status = np.empty(samples, dtype=np.int32)
-    keys = ffi.new("int32_t[]", [inputs[j].key for j in range(k)])
-    for start in range(0, samples, CHUNK):
-        m = min(CHUNK, samples - start)
-        check(lib.tco_estimate_sweep(ffi.from_buffer("tco_estimate[]", raw[start:start + m]), ESTIMATE_DTYPE.itemsize,
-                                     ffi.from_buffer("int32_t[]", status[start:]), m, keys, k,
-                                     ffi.from_buffer("double[]", draws[start:start + m]), topology._ptr,
-                                     workload._ptr, pricing._ptr, err), err)
-        bad = np.flatnonzero(status[start:start + m])
-        if len(bad):
-            i = start + int(bad[0])
-            values = ", ".join(f"{name} = {draws[i, j]:.17g}" for j, name in enumerate(names))
-            raise_for(int(status[i]), err, f"Monte Carlo sample {i} ({values})")
-        bar.update(m)
+
+    def sample(i):
+        values = ", ".join(f"{name} = {draws[i, j]:.17g}" for j, name in enumerate(names))
+        return f"Monte Carlo sample {i} ({values})"
+
+    raw = price_in_place(draws, [inputs[j].key for j in range(k)], topology, workload, pricing, bar, sample)
     base, stride = ffi.cast("char *", ffi.from_buffer(raw)), ESTIMATE_DTYPE.itemsize // 8
     out = sized("tco_summary", len(SERIES))
     for i, (offset, slot) in enumerate(_series_places()):

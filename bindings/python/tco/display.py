@@ -17,8 +17,8 @@ def money(v, currency=""):
     return f"{text} {currency}".strip()
 
 
-def money_axis(axis, currency):
-    """Formats a matplotlib axis's ticks as money (k, M, B) in the currency."""
+def money_axis(axis):
+    """Formats a matplotlib axis's ticks as money (k, M, B); the label names the currency."""
     from matplotlib.ticker import FuncFormatter
     axis.set_major_formatter(FuncFormatter(lambda v, _: money(v)))
     return axis

@@ -71,7 +71,7 @@ class Lifetime:
                 bottom += df[c].to_numpy()
         ax.plot(df.index, df["fixed_total"], "k--", label="fixed")
         ax.set_xlabel("year")
-        money_axis(ax.yaxis, self.currency)
+        money_axis(ax.yaxis)
         ax.set_ylabel(f"cost a year ({self.currency})")
         ax.set_title(f"{self.years} years: {money(self.total, self.currency)}, NPV {money(self.npv, self.currency)}")
         ax.legend(fontsize=7)

@@ -305,7 +305,7 @@ class Attribution:
             if cents[:, j].any():
                 ax.barh(labels[::-1], cents[::-1, j] / 100, left=left[::-1], label=c)
                 left += cents[:, j] / 100
-        money_axis(ax.xaxis, self.currency)
+        money_axis(ax.xaxis)
         ax.set_xlabel(f"cost ({self.currency})")
         ax.set_title(f"by {', '.join(self.by)}: {money(self.bill['total'] / 100, self.currency)} in all")
         ax.legend(fontsize=7, loc="lower right")

@@ -219,7 +219,7 @@ class Estimate(Result):
         bars = ax.barh(names, [self.cost[n] for n in names], color="#4c72b0")
         ax.bar_label(bars, labels=[f" {self.cost[n] / self.total:.1%}" if self.total else "" for n in names],
                      fontsize=8)
-        money_axis(ax.xaxis, self.currency)
+        money_axis(ax.xaxis)
         ax.set_xlabel(f"cost ({self.currency})")
         ax.set_title(title or f"cost by category: {money(self.total, self.currency)} in all")
         ax.figure.tight_layout()

@@ -6,7 +6,7 @@ from .errors import ParameterTypeError, check, new_error, raise_for
 from .params import TYPE_CHOICE, TYPE_TEXT, param
 from .display import html_table, money, money_axis
 from .display import progress as _progress
-from .results import CATEGORIES, ESTIMATE_FIELDS, WASTES, _optional
+from .results import CATEGORIES, ESTIMATE_FIELDS, WASTES, Estimate, _optional
 
 
 def _dtypes():
@@ -121,7 +121,7 @@ class Sweep:
             raise ValueError("to_xarray() needs a grid sweep: tco.sweep(..., grid=True)")
         xr = _optional("xarray")
         shape = tuple(len(v) for v in self.axes.values())
-        units = {f.name: f.unit.replace("cur", self.currency) for f in ESTIMATE_FIELDS}
+        units = {k: u.replace("cur", self.currency) for k, u in Estimate.field_units().items()}
         data = {}
         for name, column in self._columns().items():
             unit = units.get(name, units.get(name.split("_")[0], ""))
@@ -136,10 +136,10 @@ class Sweep:
             _, ax = plt.subplots(figsize=(7, 4))
         ax.plot(self.inputs[x], self.data[y], marker="." if self.axes else None, linestyle="" if self.axes else "-")
         ax.set_xlabel(x)
-        unit = {f.name: f.unit for f in ESTIMATE_FIELDS}.get(y, "")
+        unit = Estimate.field_units().get(y, "")
         money_like = unit.startswith("cur")
         if money_like:
-            money_axis(ax.yaxis, self.currency)
+            money_axis(ax.yaxis)
         ax.set_ylabel(f"{y} ({unit.replace('cur', self.currency)})" if unit and unit != "1" else y)
         ax.set_title(f"{y} against {x}, {len(self):,} variations")
         ax.figure.tight_layout()
@@ -171,25 +171,35 @@ def sweep(topology, workload, pricing, grid=False, progress=None, **arrays):
     values = np.ascontiguousarray(np.stack(columns, axis=1), dtype=np.float64)
     # The library writes each estimate in place, into the array the Sweep
     # keeps (read through a view of the named fields): nothing is copied.
-    raw = np.empty(n, dtype=ESTIMATE_DTYPE)
-    status = np.empty(n, dtype=np.int32)
-    c_keys = ffi.new("int32_t[]", list(keys))
-    err = new_error()
     bar = _progress(n, progress, "sweep") if n > CHUNK else None
     try:
-        for start in range(0, n, CHUNK):
-            m = min(CHUNK, n - start)
-            check(lib.tco_estimate_sweep(ffi.from_buffer("tco_estimate[]", raw[start:start + m]),
-                                         ESTIMATE_DTYPE.itemsize, ffi.from_buffer("int32_t[]", status[start:]), m,
-                                         c_keys, len(keys), ffi.from_buffer("double[]", values[start:start + m]),
-                                         topology._ptr, workload._ptr, pricing._ptr, err), err)
-            if status[start:start + m].any():
-                first = start + int(np.flatnonzero(status[start:start + m])[0])
-                raise_for(int(status[first]), err, f"sweep value {first}")
-            if bar:
-                bar.update(m)
+        raw = price_in_place(values, keys, topology, workload, pricing, bar, lambda i: f"sweep value {i}")
     finally:
         if bar:
             bar.close()
     inputs = {name: columns[i].copy() for i, name in enumerate(arrays)}
     return Sweep(inputs, raw.view(VIEW_DTYPE), pricing.currency, axes)
+
+
+def price_in_place(values, keys, topology, workload, pricing, bar=None, name=str):
+    """Prices each row of values (n x len(keys), the parameters keys set)
+    into a C-layout array the library writes in place, CHUNK rows a call,
+    telling bar; a row that cannot be priced raises its error, context
+    name(row). Sweeps and the shown Monte Carlo run share it."""
+    n = len(values)
+    raw = np.empty(n, dtype=ESTIMATE_DTYPE)
+    status = np.empty(n, dtype=np.int32)
+    c_keys, err = ffi.new("int32_t[]", list(keys)), new_error()
+    for start in range(0, n, CHUNK):
+        m = min(CHUNK, n - start)
+        check(lib.tco_estimate_sweep(ffi.from_buffer("tco_estimate[]", raw[start:start + m]), ESTIMATE_DTYPE.itemsize,
+                                     ffi.from_buffer("int32_t[]", status[start:]), m, c_keys, len(keys),
+                                     ffi.from_buffer("double[]", values[start:start + m]), topology._ptr,
+                                     workload._ptr, pricing._ptr, err), err)
+        bad = np.flatnonzero(status[start:start + m])
+        if len(bad):
+            first = start + int(bad[0])
+            raise_for(int(status[first]), err, name(first))
+        if bar:
+            bar.update(m)
+    return raw

@@ -83,7 +83,7 @@ class Waste:
                 ax.barh(table.index, table[col], left=left, label=str(col))
                 left += table[col].to_numpy()
             ax.legend(fontsize=7, loc="lower right", title=self.by)
-        money_axis(ax.xaxis, self.currency)
+        money_axis(ax.xaxis)
         ax.set_xlabel(f"waste in the period ({self.currency})")
         ax.set_title(f"waste: {money(self.total, self.currency)} in {len(df)} findings")
         ax.figure.tight_layout()
