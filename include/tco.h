@@ -1364,9 +1364,56 @@ TCO_API int tco_attribute(tco_attribution **out, const tco_record *records, size
                           const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err);
 TCO_API void tco_attribution_free(tco_attribution *a);
 TCO_API int tco_attribution_bill(tco_bill *out, const tco_attribution *a, tco_error *err);
-/* The groups, largest total first (ties by value ids). */
+/* The groups, largest total first (ties by the order of their values'
+ * texts, bytewise, the records without the tag first: the bill never
+ * depends on the order the records come in). */
 TCO_API size_t tco_attribution_group_count(const tco_attribution *a);
 TCO_API int tco_attribution_group_at(tco_group *out, const tco_attribution *a, size_t i, tco_error *err);
+
+/* Attribution in parts (since 1.1; doc/spark.md): records too many for
+ * one call, or spread over machines, attributed share by share and
+ * merged into exactly the bill tco_attribute gives for all of them at
+ * once. A part holds each group's sums by the texts of its values, not
+ * its records; every amount is added up exactly (doc/model.md, section
+ * 16), so parts merge in any order and any grouping to the same bill, to
+ * the cent. The records of one job_id must be in one part (their
+ * overlaps are found within a part). */
+typedef struct tco_attribution_part tco_attribution_part;
+
+/* A part: the pass tco_attribute makes over records (same arguments, same
+ * errors), without the spread. */
+TCO_API int tco_attribute_part(tco_attribution_part **out, const tco_record *records, size_t n,
+                               const uint32_t *tag_pairs, size_t n_pairs, const tco_tags *tags,
+                               const tco_attribution_request *request, const tco_topology *t,
+                               const tco_workload *w, const tco_pricing *p, tco_error *err);
+TCO_API void tco_attribution_part_free(tco_attribution_part *part);
+/* Adds from into into. Both must come from the same inputs (scenario
+ * fingerprint), period, keys (by text), rules and owner (by text), else
+ * TCO_E_INCONSISTENT naming what differs; a sum past 2^64 of the largest
+ * amounts: TCO_E_RANGE. On failure into is unchanged. */
+TCO_API int tco_attribution_part_merge(tco_attribution_part *into, const tco_attribution_part *from,
+                                       tco_error *err);
+/* The texts a part's groups, keys and owner name: valid while it lives. */
+TCO_API const tco_tags *tco_attribution_part_tags(const tco_attribution_part *part);
+/* A part as bytes to ship between processes, and back (save writes as the
+ * scenario savers do: buf NULL sets *len only; cap too small writes
+ * nothing and returns TCO_E_SIZE). load checks every byte: a truncated,
+ * altered or inconsistent part is TCO_E_TYPE, naming what is wrong. The
+ * bytes are this version's, little-endian; nothing is allocated on
+ * failure. */
+TCO_API int tco_attribution_part_save(uint8_t *buf, size_t cap, size_t *len, const tco_attribution_part *part,
+                                      tco_error *err);
+TCO_API int tco_attribution_part_load(tco_attribution_part **out, const uint8_t *buf, size_t len, tco_error *err);
+/* Settles the merged parts: the attribution tco_attribute gives for all
+ * their records, to the cent, without a part per record. t, w and p must
+ * be the inputs the parts were priced with (TCO_E_INCONSISTENT). Its
+ * group values and request name the texts of tco_attribution_tags. */
+TCO_API int tco_attribute_parts(tco_attribution **out, const tco_attribution_part *part, const tco_topology *t,
+                                const tco_workload *w, const tco_pricing *p, tco_error *err);
+/* The texts of an attribution settled from parts (its own, valid while
+ * it lives); NULL for one of tco_attribute (its values are the caller's
+ * tags). */
+TCO_API const tco_tags *tco_attribution_tags(const tco_attribution *a);
 
 /* ------------------------------------------------------------------------
  * A cluster over its life: years of capacity, owned, reserved or rented
@@ -1543,6 +1590,20 @@ typedef struct tco_findings tco_findings;
 TCO_API int tco_find_waste(tco_findings **out, const tco_attribution *a, const tco_record *records, size_t n,
                            const uint32_t *tag_pairs, size_t n_pairs, const tco_tags *tags,
                            const tco_waste_request *request, tco_error *err);
+/* The waste in a share of the records of an attribution settled from
+ * parts (tco_attribute_parts): the findings tco_find_waste gives for these
+ * records, numbered within the share (record, other), their group the
+ * index in whole, and without the idle-capacity finding (tco_find_waste
+ * of whole with no records gives it). Findings that relate records
+ * (reruns, copies, a project's storage left behind) are found within the
+ * share: the records of one project, one job_name, one fingerprint or one
+ * name must be in one share. t, w and p: whole's inputs
+ * (TCO_E_INCONSISTENT); a record in no group of whole:
+ * TCO_E_INCONSISTENT, naming it. Since 1.1. */
+TCO_API int tco_find_waste_part(tco_findings **out, const tco_attribution *whole, const tco_record *records,
+                                size_t n, const uint32_t *tag_pairs, size_t n_pairs, const tco_tags *tags,
+                                const tco_waste_request *request, const tco_topology *t, const tco_workload *w,
+                                const tco_pricing *p, tco_error *err);
 TCO_API void tco_findings_free(tco_findings *w);
 TCO_API size_t tco_findings_count(const tco_findings *w);
 /* Finding i; TCO_E_INDEX past the count. */

@@ -8,8 +8,11 @@
  * shared services are priced for the period and spread by the request's
  * rules; the bill's total is rounded to cents and split by the largest
  * remainder over the groups and, inside each group, over its categories.
- * Every amount is computed in double precision; only the split is in
- * integers. */
+ * Every amount is computed in double precision and added up exactly
+ * (exact.h), and the groups are put in the order of their texts before
+ * anything is spread: the bill is the same whatever order the records
+ * come in, and however they are split into parts passed apart and merged
+ * (part.c). Only the split is in integers. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,7 +54,7 @@ const char *tco_spread_name(int32_t spread)
 
 /* cur per accelerator-hour by category, of each price class and of idle
  * capacity, as the estimate prices the hardware (doc/model.md, section 3). */
-static int rates_of(tco_attribution *a, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
+int tco__attrib_rates(tco_attribution *a, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
 {
     hardware hw;
     int rc = tco__cluster_hardware(&hw, t, w, p, err); /* no training shape: only the rates can fail */
@@ -216,16 +219,7 @@ void tco__largest_remainder(int64_t *out, size_t out_step, const double *q, size
 
 /* ---- groups: one hash table ------------------------------------------- */
 
-/* The groups, filled as the records come: the attribution's own array,
- * found through open addressing on the value ids. */
-typedef struct table {
-    tco__attrib_group *g;
-    size_t count, cap;
-    uint32_t *slot; /* group index + 1; 0: empty */
-    size_t mask;    /* slots - 1, a power of two at least twice the groups */
-    uint64_t last_key;
-    uint32_t last;  /* the group of last_key: records of one group often come together */
-} table;
+typedef tco__attrib_table table;
 
 static uint64_t key_of(const tco__attrib_group *g)
 {
@@ -237,8 +231,7 @@ static size_t slot_of(uint64_t key, size_t mask)
     return (size_t)((key * 0x9e3779b97f4a7c15u) >> 32) & mask;
 }
 
-/* Doubles the slots and files every group again. */
-static int table_grow(table *tb, tco_error *err)
+int tco__attrib_table_grow(table *tb, tco_error *err)
 {
     size_t slots = tb->slot ? 2 * (tb->mask + 1) : 1024;
     uint32_t *s = calloc(slots, sizeof *s);
@@ -256,8 +249,7 @@ static int table_grow(table *tb, tco_error *err)
     return TCO_OK;
 }
 
-/* The group of key, added if new; UINT32_MAX when memory ran out. */
-static uint32_t group_of(table *tb, uint64_t key, tco_error *err)
+uint32_t tco__attrib_table_group(table *tb, uint64_t key, tco_error *err)
 {
     if (key == tb->last_key && tb->last != UINT32_MAX)
         return tb->last;
@@ -279,7 +271,7 @@ static uint32_t group_of(table *tb, uint64_t key, tco_error *err)
     g->value[0] = (uint32_t)(key >> 32);
     g->value[1] = (uint32_t)key;
     tb->slot[i] = id + 1;
-    if (2 * tb->count > tb->mask + 1 && table_grow(tb, err))
+    if (2 * tb->count > tb->mask + 1 && tco__attrib_table_grow(tb, err))
         return UINT32_MAX;
     return tb->last_key = key, tb->last = id;
 }
@@ -533,8 +525,7 @@ static int spread(double *share, const tco__attrib_group *g, size_t n, int32_t r
 
 /* ---- the request --------------------------------------------------------- */
 
-/* Checks the arguments that need no record. */
-static int request_check(const tco_attribution_request *q, uint32_t tags, tco_error *err)
+int tco__attrib_request_check(const tco_attribution_request *q, uint32_t tags, tco_error *err)
 {
     if (q->size < REQUEST_V1_SIZE)
         return tco__fail_named(err, TCO_E_SIZE, "attribution_request.size",
@@ -587,18 +578,28 @@ static int request_check(const tco_attribution_request *q, uint32_t tags, tco_er
 
 /* ---- the pass over the records ------------------------------------------ */
 
-/* What the pass over the records gathers besides the groups. */
-typedef struct totals {
-    double held, used, clipped;
-    unsigned classes; /* bits: the price classes of the records in the period */
-    uint64_t outside;
-    size_t windows; /* of win[], the records with a job_id in the period */
-} totals;
+/* Which of a record's amounts is past what an exact sum takes. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int amount_fault(tco_error *err, size_t i, double storage, double traffic, double gbh, double gb,
+                        const char *currency)
+{
+    char f[TCO_ERROR_PARAM_NAME_MAX];
+    const char *field = !(storage < TCO__EXACT_MAX) || !(gbh < TCO__EXACT_MAX) ? "storage_gb_hours" : "traffic_gb";
+    snprintf(f, sizeof f, "records[%zu].%s", i, field);
+    if (!(gbh < TCO__EXACT_MAX) || !(gb < TCO__EXACT_MAX))
+        return tco__fail_named(err, TCO_E_RANGE, f, "%s add up to %g in the period: allowed below %.3g", f,
+                               !(gbh < TCO__EXACT_MAX) ? gbh : gb, TCO__EXACT_MAX);
+    return tco__fail_named(err, TCO_E_RANGE, f, "%s cost %g %s in the period: allowed below %.3g", f,
+                           !(storage < TCO__EXACT_MAX) ? storage : traffic, currency, TCO__EXACT_MAX);
+}
 
-/* The pass over the records: checks, clips, prices and groups each. */
-static int records_pass(tco_attribution *a, table *tb, totals *sum, window *win, const tco_record *records, size_t n,
-                        size_t stride, const uint32_t *tag_pairs, size_t n_pairs, uint32_t tags, uint32_t job_key,
-                        const tco_obj *p, tco_error *err)
+/* The pass over the records: checks, clips, prices and groups each; the
+ * windows of records with a job_id go in win[0 .. *windows). */
+static int records_pass(tco_attribution *a, table *tb, tco__attrib_totals *sum, window *win, size_t *windows,
+                        const tco_record *records, size_t n, size_t stride, const uint32_t *tag_pairs, size_t n_pairs,
+                        uint32_t tags, uint32_t job_key, const tco_obj *p, tco_error *err)
 {
     const tco_attribution_request *q = &a->request;
     double ps = q->period_start, pe = q->period_end, most = tco__params[IX_ACCELERATORS].hi;
@@ -617,6 +618,7 @@ static int records_pass(tco_attribution *a, table *tb, totals *sum, window *win,
 
     const char *base = (const char *)records;
     memset(sum, 0, sizeof *sum);
+    *windows = 0;
     for (size_t i = 0; i < n; i++) {
         if (q->progress && i && i % PROGRESS_STEP == 0)
             q->progress(q->progress_user, i, n);
@@ -668,30 +670,34 @@ static int records_pass(tco_attribution *a, table *tb, totals *sum, window *win,
             out->group = TCO__ATTRIB_OUTSIDE;
             out->held_h = out->used_h = out->accel = out->storage = out->traffic = 0;
             sum->outside++;
-            sum->clipped += acc * length / 3600;
+            tco__exact_add(&sum->clipped, acc * length / 3600);
             continue;
         }
         double held = acc * inside / 3600, used = u >= 0 ? held * u : held;
         double storage = share * (gbh[0] * per_gbh[0] + gbh[1] * per_gbh[1] + gbh[2] * per_gbh[2]);
         double traffic = share * (gb[0] * per_gb[0] + gb[1] * per_gb[1] + gb[2] * per_gb[2]);
-        sum->held += held;
-        sum->used += used;
+        double gbh_all = share * (gbh[0] + gbh[1] + gbh[2]), gb_all = share * (gb[0] + gb[1] + gb[2]);
+        if (!(storage < TCO__EXACT_MAX && traffic < TCO__EXACT_MAX && gbh_all < TCO__EXACT_MAX &&
+              gb_all < TCO__EXACT_MAX))
+            return amount_fault(err, i, storage, traffic, gbh_all, gb_all, a->currency);
+        tco__exact_add(&sum->held, held);
+        tco__exact_add(&sum->used, used);
         sum->classes |= 1u << r->price_class;
-        sum->clipped += acc * (length - inside) / 3600;
+        tco__exact_add(&sum->clipped, acc * (length - inside) / 3600);
         if (job != UINT32_MAX && inside > 0)
-            win[sum->windows++] = (window){ from, to, (uint32_t)i, job };
+            win[(*windows)++] = (window){ from, to, (uint32_t)i, job };
 
-        uint32_t gi = group_of(tb, (uint64_t)v0 << 32 | v1, err);
+        uint32_t gi = tco__attrib_table_group(tb, (uint64_t)v0 << 32 | v1, err);
         if (gi == UINT32_MAX)
             return TCO_E_NOMEM;
         tco__attrib_group *g = &tb->g[gi];
         g->records++;
-        g->held[r->price_class] += held;
-        g->used_h += used;
-        g->storage += storage;
-        g->traffic += traffic;
-        g->storage_gbh += share * (gbh[0] + gbh[1] + gbh[2]);
-        g->traffic_gb += share * (gb[0] + gb[1] + gb[2]);
+        tco__exact_add(&g->sum[TCO__SUM_HELD + r->price_class], held);
+        tco__exact_add(&g->sum[TCO__SUM_USED], used);
+        tco__exact_add(&g->sum[TCO__SUM_STORAGE], storage);
+        tco__exact_add(&g->sum[TCO__SUM_TRAFFIC], traffic);
+        tco__exact_add(&g->sum[TCO__SUM_STORAGE_GBH], gbh_all);
+        tco__exact_add(&g->sum[TCO__SUM_TRAFFIC_GB], gb_all);
         out->group = gi;
         out->held_h = held;
         out->used_h = used;
@@ -701,11 +707,75 @@ static int records_pass(tco_attribution *a, table *tb, totals *sum, window *win,
     }
     if (q->progress)
         q->progress(q->progress_user, n, n);
-    for (size_t g = 0; g < tb->count; g++) {
-        tco__attrib_group *x = &tb->g[g];
-        for (int c = 0; c < CLASSES; c++)
-            x->usage += x->held[c] * rate_sum[c];
+    return TCO_OK;
+}
+
+void tco__attrib_group_read(tco__attrib_group *g)
+{
+    double *field[TCO__SUMS] = { &g->held[0], &g->held[1], &g->held[2], &g->held[3], &g->used_h,
+                                 &g->storage, &g->traffic, &g->storage_gbh, &g->traffic_gb };
+    for (int k = 0; k < TCO__SUMS; k++)
+        *field[k] = tco__exact_value(&g->sum[k]);
+}
+
+/* ---- the order of the groups ------------------------------------------- */
+
+typedef struct named {
+    const char *text[2]; /* NULL: TCO_TAG_NONE */
+    size_t at;
+} named;
+
+static int text_order(const char *a, const char *b)
+{
+    return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+static int named_order(const void *x, const void *y)
+{
+    const named *a = x, *b = y;
+    int c = text_order(a->text[0], b->text[0]);
+    return c ? c : text_order(a->text[1], b->text[1]);
+}
+
+int tco__attrib_group_cmp(const tco__attrib_group *g, const tco_tags *texts, const char *const text[2])
+{
+    for (int k = 0; k < 2; k++) {
+        const char *t = g->value[k] == TCO_TAG_NONE ? NULL : tco_tags_text(texts, g->value[k]);
+        int c = text_order(t, text[k]);
+        if (c)
+            return c;
     }
+    return 0;
+}
+
+int tco__attrib_sort_groups(tco__attrib_group *g, size_t n, const tco_tags *texts, uint32_t *remap, tco_error *err)
+{
+    if (n < 2) {
+        if (n && remap)
+            remap[0] = 0;
+        return TCO_OK;
+    }
+    named *nm = malloc(n * sizeof *nm);
+    tco__attrib_group *copy = malloc(n * sizeof *copy);
+    if (!nm || !copy) {
+        free(nm);
+        free(copy);
+        return tco__fail(err, TCO_E_NOMEM, "no memory to order %zu groups", n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        nm[i].at = i;
+        for (int k = 0; k < 2; k++)
+            nm[i].text[k] = g[i].value[k] == TCO_TAG_NONE ? NULL : tco_tags_text(texts, g[i].value[k]);
+    }
+    qsort(nm, n, sizeof *nm, named_order);
+    memcpy(copy, g, n * sizeof *g);
+    for (size_t i = 0; i < n; i++) {
+        g[i] = copy[nm[i].at];
+        if (remap)
+            remap[nm[i].at] = (uint32_t)i;
+    }
+    free(nm);
+    free(copy);
     return TCO_OK;
 }
 
@@ -732,29 +802,23 @@ void tco__attrib_record_cost(const tco_attribution *a, size_t i, double cost[CAT
 
 /* ---- cents ------------------------------------------------------------- */
 
-/* A group's place in an order: by value ids, or the bill's. */
+/* A group's place in the bill's order: its total, then its texts' (the
+ * groups' own order). */
 typedef struct place {
     int64_t total;
-    uint64_t key;
     size_t at;
 } place;
-
-static int key_order(const void *x, const void *y)
-{
-    uint64_t a = ((const place *)x)->key, b = ((const place *)y)->key;
-    return (a > b) - (a < b);
-}
 
 static int bill_order(const void *x, const void *y)
 {
     const place *a = x, *b = y;
     if (a->total != b->total)
         return a->total > b->total ? -1 : 1;
-    return (a->key > b->key) - (a->key < b->key);
+    return (a->at > b->at) - (a->at < b->at);
 }
 
 /* Rounds the bill to cents and splits it: over the groups in the order of
- * their value ids (which ties follow), then in each group over its
+ * their texts (which ties follow), then in each group over its
  * categories and over direct, idle and shared; then puts the groups in
  * the bill's order. */
 static int cents_of(tco_attribution *a, tco_error *err)
@@ -771,11 +835,9 @@ static int cents_of(tco_attribution *a, tco_error *err)
         goto done;
     }
     for (size_t i = 0; i < n; i++)
-        pl[i] = (place){ 0, key_of(&a->group[i]), i };
-    qsort(pl, n, sizeof *pl, key_order);
+        pl[i] = (place){ 0, i };
 
-    /* Each group's amount, added by category, in cents (in the groups'
-     * own order, which the memory has; then taken into the value ids'). */
+    /* Each group's amount, added by category, in cents. */
     double direct[CATS];
     for (size_t i = 0; i < n; i++) {
         tco__attrib_group *g = &a->group[i];
@@ -788,7 +850,7 @@ static int cents_of(tco_attribution *a, tco_error *err)
     /* Neumaier's sum of them: the total to round. */
     double sum = 0, lost = 0;
     for (size_t r = 0; r < n; r++) {
-        q[r] = a->group[pl[r].at].amount * 100;
+        q[r] = a->group[r].amount * 100;
         double t = sum + q[r];
         lost += fabs(sum) >= fabs(q[r]) ? (sum - t) + q[r] : (q[r] - t) + sum;
         sum = t;
@@ -802,7 +864,7 @@ static int cents_of(tco_attribution *a, tco_error *err)
     }
     tco__largest_remainder(c, 1, q, 1, n, (int64_t)llround(cents), order);
     for (size_t r = 0; r < n; r++) {
-        a->group[pl[r].at].total = c[r];
+        a->group[r].total = c[r];
         pl[r].total = c[r];
     }
 
@@ -845,25 +907,22 @@ void tco_attribution_free(tco_attribution *a)
     free(a->group);
     free(a->order);
     free(a->record);
+    tco_tags_free(a->texts);
     free(a);
 }
 
-int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, const uint32_t *tag_pairs,
-                  size_t n_pairs, const tco_tags *tags, const tco_attribution_request *request, const tco_topology *t,
-                  const tco_workload *w, const tco_pricing *p, tco_error *err)
+int tco__attrib_pass(tco_attribution *a, tco__attrib_totals *sum, const tco_record *records, size_t n,
+                     const uint32_t *tag_pairs, size_t n_pairs, const tco_tags *tags,
+                     const tco_attribution_request *request, const tco_topology *t, const tco_workload *w,
+                     const tco_pricing *p, tco_error *err)
 {
-    if (!out || !tags || !request)
-        return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : !tags ? "tags" : "request");
     if (n && !records)
         return tco__fail(err, TCO_E_NULL, "records must not be NULL when n = %zu", n);
     if (n_pairs && !tag_pairs)
         return tco__fail(err, TCO_E_NULL, "tag_pairs must not be NULL when n_pairs = %zu", n_pairs);
-    size_t tag_count = tco_tags_count(tags);
-    uint32_t ntags = tag_count >= UINT32_MAX ? UINT32_MAX - 1 : (uint32_t)tag_count;
-    int rc = request_check(request, ntags, err);
+    uint32_t ntags = tco__attrib_tag_count(tags);
+    int rc = tco__frozen_inputs(t, w, p, err);
     if (rc)
-        return rc;
-    if ((rc = tco__frozen_inputs(t, w, p, err)))
         return rc;
     /* records[] is stepped by the size its first record declares, so that
      * the array stays readable when the struct grows. */
@@ -883,16 +942,14 @@ int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, co
         job_key = UINT32_MAX; /* no record has a job_id: none overlap */
 
     size_t m = n ? n : 1;
-    tco_attribution *a = calloc(1, sizeof *a);
     table tb;
     memset(&tb, 0, sizeof tb);
     tb.last = UINT32_MAX;
-    double *share = NULL;
+    uint32_t *remap = NULL;
     /* Pages of the windows no record uses are never touched. */
     window *win = job_key != UINT32_MAX ? malloc(m * sizeof *win) : NULL;
-    if (a)
-        a->record = malloc(m * sizeof *a->record);
-    if (!a || !a->record || (job_key != UINT32_MAX && !win)) {
+    a->record = malloc(m * sizeof *a->record);
+    if (!a->record || (job_key != UINT32_MAX && !win)) {
         rc = tco__fail(err, TCO_E_NOMEM, "no memory for the attribution of %zu records", n);
         goto done;
     }
@@ -900,33 +957,71 @@ int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, co
     memcpy(&a->request, request, request->size < sizeof a->request ? request->size : sizeof a->request);
     a->request.size = sizeof a->request;
     a->records = n;
-    if ((rc = table_grow(&tb, err)) || (rc = rates_of(a, to, wo, po, err)))
+    a->scenario = tco__fingerprint_combine(to->fingerprint, wo->fingerprint, po->fingerprint);
+    if ((rc = tco__attrib_table_grow(&tb, err)) || (rc = tco__attrib_rates(a, to, wo, po, err)))
         goto done;
 
-    totals sum;
-    if ((rc = records_pass(a, &tb, &sum, win, records, n, stride, tag_pairs, n_pairs, ntags, job_key, po, err)) ||
-        (rc = tco__rates_need(&a->rates, sum.classes, to, po, err)))
+    size_t windows;
+    if ((rc = records_pass(a, &tb, sum, win, &windows, records, n, stride, tag_pairs, n_pairs, ntags, job_key, po,
+                           err)))
         goto done;
+    sum->records = n;
     a->group = tb.g;
     a->groups = tb.count;
     tb.g = NULL;
-    uint64_t overlapping;
-    if ((rc = overlaps(&overlapping, a->record, n, win, sum.windows, ntags, err)))
+    /* The groups in the order of their texts, and the records' with them. */
+    if (!(remap = malloc((a->groups ? a->groups : 1) * sizeof *remap))) {
+        rc = tco__fail(err, TCO_E_NOMEM, "no memory for %zu groups", a->groups);
         goto done;
+    }
+    if ((rc = tco__attrib_sort_groups(a->group, a->groups, tags, remap, err)))
+        goto done;
+    for (size_t i = 0; i < n; i++)
+        if (a->record[i].group != TCO__ATTRIB_OUTSIDE)
+            a->record[i].group = remap[a->record[i].group];
+    rc = overlaps(&sum->overlapping, a->record, n, win, windows, ntags, err);
+done:
+    free(win);
+    free(remap);
+    free(tb.g);
+    free(tb.slot);
+    return rc;
+}
+
+int tco__attrib_settle(tco_attribution *a, const tco__attrib_totals *sum, const tco_topology *t,
+                       const tco_workload *w, const tco_pricing *p, tco_error *err)
+{
+    const tco_obj *to = &t->o, *wo = &w->o, *po = &p->o;
+    int rc = tco__rates_need(&a->rates, sum->classes, to, po, err);
+    if (rc)
+        return rc;
+    double rate_sum[CLASSES];
+    for (int c = 0; c < CLASSES; c++) {
+        rate_sum[c] = 0;
+        for (int k = 0; k < CATS; k++)
+            rate_sum[c] += a->rate[c][k];
+    }
+    size_t G = a->groups;
+    for (size_t g = 0; g < G; g++) {
+        tco__attrib_group *x = &a->group[g];
+        tco__attrib_group_read(x);
+        x->usage = 0;
+        for (int c = 0; c < CLASSES; c++)
+            x->usage += x->held[c] * rate_sum[c];
+    }
 
     /* The period: capacity, idle and the shared services, spread. */
     const tco_attribution_request *q = &a->request;
-    size_t G = a->groups;
+    double held = tco__exact_value(&sum->held);
     double hours = (q->period_end - q->period_start) / 3600, capacity = to->v[IX_ACCELERATORS] * hours;
-    double idle_h = capacity > sum.held ? capacity - sum.held : 0; /* held above capacity: no idle */
+    double idle_h = capacity > held ? capacity - held : 0; /* held above capacity: no idle */
     a->idle_hours = idle_h;
     for (int k = 0; k < CATS; k++)
         a->idle[k] = idle_h * a->idle_rate[k];
-    shared_of(a->shared, hours, sum.held, a->events_per_hour, to, wo, po);
-    if (!(share = malloc((G ? G : 1) * sizeof *share))) {
-        rc = tco__fail(err, TCO_E_NOMEM, "no memory for %zu groups", G);
-        goto done;
-    }
+    shared_of(a->shared, hours, held, a->events_per_hour, to, wo, po);
+    double *share = malloc((G ? G : 1) * sizeof *share);
+    if (!share)
+        return tco__fail(err, TCO_E_NOMEM, "no memory for %zu groups", G);
     if ((rc = spread(share, a->group, G, q->idle_rule, q->owner_value, "idle_rule", "idle capacity", err)))
         goto done;
     for (size_t g = 0; g < G; g++)
@@ -940,6 +1035,7 @@ int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, co
 
     /* The bill: the groups' cents added up, column by column. */
     tco_bill *b = &a->bill;
+    memset(b, 0, sizeof *b);
     b->size = sizeof *b;
     for (size_t g = 0; g < G; g++) {
         const tco__attrib_group *x = &a->group[g];
@@ -952,22 +1048,39 @@ int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, co
     }
     b->period_hours = hours;
     b->capacity_accelerator_hours = capacity;
-    b->held_accelerator_hours = sum.held;
-    b->used_accelerator_hours = sum.used;
-    b->clipped_accelerator_hours = sum.clipped;
-    b->records = n;
-    b->records_outside = sum.outside;
-    b->overlapping = overlapping;
-    *out = a;
-    a = NULL;
-
+    b->held_accelerator_hours = held;
+    b->used_accelerator_hours = tco__exact_value(&sum->used);
+    b->clipped_accelerator_hours = tco__exact_value(&sum->clipped);
+    b->records = sum->records;
+    b->records_outside = sum->outside;
+    b->overlapping = sum->overlapping;
 done:
-    free(win);
     free(share);
-    free(tb.g);
-    free(tb.slot);
-    tco_attribution_free(a);
     return rc;
+}
+
+int tco_attribute(tco_attribution **out, const tco_record *records, size_t n, const uint32_t *tag_pairs,
+                  size_t n_pairs, const tco_tags *tags, const tco_attribution_request *request, const tco_topology *t,
+                  const tco_workload *w, const tco_pricing *p, tco_error *err)
+{
+    if (!out || !tags || !request)
+        return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : !tags ? "tags" : "request");
+    int rc = tco__attrib_request_check(request, tco__attrib_tag_count(tags), err);
+    if (rc)
+        return rc;
+    tco_attribution *a = calloc(1, sizeof *a);
+    if (!a)
+        return tco__fail(err, TCO_E_NOMEM, "no memory for the attribution of %zu records", n);
+    tco__attrib_totals sum;
+    rc = tco__attrib_pass(a, &sum, records, n, tag_pairs, n_pairs, tags, request, t, w, p, err);
+    if (!rc)
+        rc = tco__attrib_settle(a, &sum, t, w, p, err);
+    if (rc) {
+        tco_attribution_free(a);
+        return rc;
+    }
+    *out = a;
+    return TCO_OK;
 }
 
 /* ---- reading the result ------------------------------------------------- */

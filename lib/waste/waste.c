@@ -270,16 +270,13 @@ static uint32_t find_text(const tco_tags *tags, const char *text)
     return tco_tags_find(tags, text, strlen(text), &id, NULL) == TCO_OK ? id : NONE;
 }
 
-int tco_find_waste(tco_findings **out, const tco_attribution *a, const tco_record *records, size_t n,
-                   const uint32_t *tag_pairs, size_t n_pairs, const tco_tags *tags, const tco_waste_request *request,
-                   tco_error *err)
+/* The findings in the records a priced. group_rank: each of a's groups'
+ * place in the bill's order (NULL: a's own); with the cluster's idle
+ * capacity, a's, when idle is set. */
+static int find(tco_findings **out, const tco_attribution *a, const uint32_t *group_rank, int idle_finding,
+                const tco_record *records, size_t n, const uint32_t *tag_pairs, size_t n_pairs, const tco_tags *tags,
+                const tco_waste_request *request, tco_error *err)
 {
-    if (!out || !a || !tags)
-        return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : !a ? "a" : "tags");
-    if (n && !records)
-        return tco__fail(err, TCO_E_NULL, "records must not be NULL when n = %zu", n);
-    if (n_pairs && !tag_pairs)
-        return tco__fail(err, TCO_E_NULL, "tag_pairs must not be NULL when n_pairs = %zu", n_pairs);
     tco_waste_request q;
     tco_waste_request_init(&q);
     if (request) {
@@ -322,7 +319,10 @@ int tco_find_waste(tco_findings **out, const tco_attribution *a, const tco_recor
     if ((rc = read_records(r, records, n, stride, tag_pairs, n_pairs, ntags, key, checkpoint, dataset, ps, pe, err)))
         goto done;
     for (size_t g = 0; g < a->groups; g++)
-        rank[a->order[g]] = (uint32_t)g;
+        if (group_rank)
+            rank[g] = group_rank[g];
+        else
+            rank[a->order[g]] = (uint32_t)g;
     for (size_t i = 0; i < ntags; i++)
         last_end[i] = -1;
 
@@ -448,7 +448,7 @@ int tco_find_waste(tco_findings **out, const tco_attribution *a, const tco_recor
     double idle = 0;
     for (int k = 0; k < TCO__ATTRIB_CATS; k++)
         idle += a->idle[k];
-    if (idle > 0) {
+    if (idle_finding && idle > 0) {
         const tco_bill *bill = &a->bill;
         w->f[w->count++] = (tco_finding){ .kind = TCO_FINDING_IDLE_CAPACITY, .record = NONE, .other = NONE,
                                           .group = NONE, .since = ps, .until = pe, .cost = idle,
@@ -484,6 +484,107 @@ done:
     free(running);
     free(rank);
     tco_findings_free(w);
+    return rc;
+}
+
+int tco_find_waste(tco_findings **out, const tco_attribution *a, const tco_record *records, size_t n,
+                   const uint32_t *tag_pairs, size_t n_pairs, const tco_tags *tags, const tco_waste_request *request,
+                   tco_error *err)
+{
+    if (!out || !a || !tags)
+        return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : !a ? "a" : "tags");
+    if (n && !records)
+        return tco__fail(err, TCO_E_NULL, "records must not be NULL when n = %zu", n);
+    if (n_pairs && !tag_pairs)
+        return tco__fail(err, TCO_E_NULL, "tag_pairs must not be NULL when n_pairs = %zu", n_pairs);
+    return find(out, a, NULL, 1, records, n, tag_pairs, n_pairs, tags, request, err);
+}
+
+/* The place in whole's bill of each of a's groups, found by their texts
+ * (whole's groups are in the order of theirs: a binary search). */
+static int ranks_in(uint32_t *rank, const tco_attribution *a, const tco_tags *tags, const tco_attribution *whole,
+                    tco_error *err)
+{
+    uint32_t *place = malloc((whole->groups ? whole->groups : 1) * sizeof *place);
+    if (!place)
+        return tco__fail(err, TCO_E_NOMEM, "no memory for %zu groups", whole->groups);
+    for (size_t i = 0; i < whole->groups; i++)
+        place[whole->order[i]] = (uint32_t)i;
+    int rc = TCO_OK;
+    for (size_t g = 0; g < a->groups && !rc; g++) {
+        const char *text[2];
+        for (int k = 0; k < 2; k++) {
+            uint32_t id = a->group[g].value[k];
+            text[k] = id == NONE ? NULL : tco_tags_text(tags, id);
+        }
+        size_t lo = 0, hi = whole->groups;
+        int c = 1;
+        while (lo < hi && c) {
+            size_t mid = lo + (hi - lo) / 2;
+            c = tco__attrib_group_cmp(&whole->group[mid], whole->texts, text);
+            if (c < 0)
+                lo = mid + 1;
+            else if (c > 0)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        if (c)
+            rc = tco__fail_named(err, TCO_E_INCONSISTENT, "records",
+                                 "the records hold a group (%s, %s) the whole attribution does not: give records of "
+                                 "those its parts were made of",
+                                 text[0] ? text[0] : "(none)", text[1] ? text[1] : "(none)");
+        else
+            rank[g] = place[lo];
+    }
+    free(place);
+    return rc;
+}
+
+int tco_find_waste_part(tco_findings **out, const tco_attribution *whole, const tco_record *records, size_t n,
+                        const uint32_t *tag_pairs, size_t n_pairs, const tco_tags *tags,
+                        const tco_waste_request *request, const tco_topology *t, const tco_workload *w,
+                        const tco_pricing *p, tco_error *err)
+{
+    if (!out || !whole || !tags)
+        return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : !whole ? "whole" : "tags");
+    if (!whole->texts)
+        return tco__fail_named(err, TCO_E_INCONSISTENT, "whole",
+                               "whole must be an attribution settled from parts (tco_attribute_parts)");
+    /* The records priced as the whole's were, grouped by its keys' texts
+     * (a key no record here has: TCO_TAG_NONE). */
+    tco_attribution_request q = whole->request;
+    for (uint32_t k = 0; k < q.by_count; k++) {
+        uint32_t id = find_text(tags, tco_tags_text(whole->texts, q.by_key[k]));
+        q.by_key[k] = id;
+    }
+    q.owner_value = NONE;
+    q.idle_rule = q.shared_rule = TCO_SPREAD_EVEN;
+    tco_attribution *a = calloc(1, sizeof *a);
+    uint32_t *rank = NULL;
+    tco__attrib_totals sum;
+    int rc = TCO_OK;
+    if (!a) {
+        rc = tco__fail(err, TCO_E_NOMEM, "no memory for the waste of %zu records", n);
+        goto done;
+    }
+    if ((rc = tco__attrib_pass(a, &sum, records, n, tag_pairs, n_pairs, tags, &q, t, w, p, err)))
+        goto done;
+    if (a->scenario != whole->scenario) {
+        rc = tco__fail_named(err, TCO_E_INCONSISTENT, "whole",
+                             "whole was priced with other inputs (scenario fingerprint %016llx, not %016llx)",
+                             (unsigned long long)whole->scenario, (unsigned long long)a->scenario);
+        goto done;
+    }
+    if (!(rank = malloc((a->groups ? a->groups : 1) * sizeof *rank))) {
+        rc = tco__fail(err, TCO_E_NOMEM, "no memory for %zu groups", a->groups);
+        goto done;
+    }
+    if (!(rc = ranks_in(rank, a, tags, whole, err)))
+        rc = find(out, a, rank, 0, records, n, tag_pairs, n_pairs, tags, request, err);
+done:
+    free(rank);
+    tco_attribution_free(a);
     return rc;
 }
 

@@ -265,8 +265,15 @@ static tco_group group_of(const tco_attribution *a, size_t i)
     return g;
 }
 
+/* A value's text; NULL for TCO_TAG_NONE, which comes first. */
+static int text_cmp(const tco_tags *tags, uint32_t x, uint32_t y)
+{
+    const char *a = x == TCO_TAG_NONE ? NULL : tco_tags_text(tags, x), *b = y == TCO_TAG_NONE ? NULL : tco_tags_text(tags, y);
+    return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
 /* The sums the cents rule promises, whatever the amounts. */
-static void check_sums(const tco_attribution *a)
+static void check_sums(const tco_attribution *a, const tco_tags *tags)
 {
     tco_bill b = bill_of(a);
     int64_t cat = 0, groups = 0, col[TCO_CATEGORY_SLOTS] = { 0 }, direct = 0, idle = 0, shared = 0;
@@ -287,11 +294,10 @@ static void check_sums(const tco_attribution *a)
         assert_true(g.direct + g.idle + g.shared == g.total);
         groups += g.total;
         direct += g.direct, idle += g.idle, shared += g.shared;
-        if (i > 0) { /* total descending, ties by value ids */
+        if (i > 0) { /* total descending, ties by the values' texts */
             tco_group prev = group_of(a, i - 1);
-            assert_true(prev.total > g.total ||
-                        (prev.total == g.total && (prev.value[0] < g.value[0] ||
-                                                   (prev.value[0] == g.value[0] && prev.value[1] < g.value[1]))));
+            int c0 = text_cmp(tags, prev.value[0], g.value[0]), c1 = text_cmp(tags, prev.value[1], g.value[1]);
+            assert_true(prev.total > g.total || (prev.total == g.total && (c0 < 0 || (c0 == 0 && c1 < 0))));
         }
         assert_true(b.total == 0 ? g.share == 0 : fabs(g.share - (double)g.total / (double)b.total) <= 1e-15);
     }
@@ -345,7 +351,7 @@ static void test_hand_bill(void **state)
     if (rc)
         print_error("%s\n", err.message);
     assert_int_equal(rc, TCO_OK);
-    check_sums(a);
+    check_sums(a, tags);
 
     tco_bill b = bill_of(a);
     assert_rel(b.period_hours, 240, 1e-12);
@@ -393,9 +399,10 @@ static void test_hand_bill(void **state)
     for (int k = TCO_CAT_DATABASE; k <= TCO_CAT_STAFF; k++)
         assert_true(fabs((double)v.category[k] - half[k] * 50) < 1 && fabs((double)n.category[k] - half[k] * 50) < 1);
     /* 3,382,170.36 and 2,319,170.36 cents share the one spare cent: equal
-     * remainders, so the lower value id, vision's, takes it */
-    assert_true(v.total == 3382171 && n.total == 2319170);
-    assert_rel(v.share, 3382171.0 / 5701341, 1e-15);
+     * remainders, so the first text, "nlp", takes it (vision's id is lower:
+     * the order records come in never decides) */
+    assert_true(v.total == 3382170 && n.total == 2319171);
+    assert_rel(v.share, 3382170.0 / 5701341, 1e-15);
 
     tco_attribution_free(a);
     tco_tags_free(tags);
@@ -426,7 +433,7 @@ static void test_even_and_owner(void **state)
     tco_attribution_request q = req(240, team, TCO_SPREAD_EVEN, TCO_SPREAD_OWNER, nlp);
     tco_attribution *a = NULL;
     assert_int_equal(tco_attribute(&a, r, 2, pairs, 2, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
-    check_sums(a);
+    check_sums(a, tags);
     tco_bill b = bill_of(a);
     assert_true(b.total == 5701341);
     tco_group v = group_of(a, 0), n = group_of(a, 1);
@@ -443,7 +450,7 @@ static void test_even_and_owner(void **state)
     q.idle_rule = TCO_SPREAD_OWNER;
     q.owner_value = vision;
     assert_int_equal(tco_attribute(&a, r, 2, pairs, 2, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
-    check_sums(a);
+    check_sums(a, tags);
     v = group_of(a, 0);
     n = group_of(a, 1);
     assert_true(v.value[0] == vision && v.idle == 3320500 && v.shared == b.shared);
@@ -476,7 +483,7 @@ static void test_owned(void **state)
     tco_attribution_request q = req(240, team, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE, 0);
     tco_attribution *a = NULL;
     assert_int_equal(tco_attribute(&a, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
-    check_sums(a);
+    check_sums(a, tags);
     tco_group g = group_of(a, 0);
     double held = 7680;
     /* one group: every category is its own amount, rounded to a cent */
@@ -532,7 +539,7 @@ static void test_clipping(void **state)
     tco_attribution_request q = req(100, team, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE, 0);
     tco_attribution *a = NULL;
     assert_int_equal(tco_attribute(&a, r, 7, pairs, 1, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
-    check_sums(a);
+    check_sums(a, tags);
     tco_bill b = bill_of(a);
     assert_rel(b.held_accelerator_hours, 240 + 80 + 100, 1e-12);
     assert_rel(b.used_accelerator_hours, 240 + 80 + 25, 1e-12);
@@ -610,7 +617,7 @@ static void test_groups(void **state)
     tco_attribution *a = NULL;
     /* by team: a (3 records), b (1), none (2) */
     assert_int_equal(tco_attribute(&a, r, 6, pairs, 9, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
-    check_sums(a);
+    check_sums(a, tags);
     assert_int_equal(tco_attribution_group_count(a), 3);
     tco_group g0 = group_of(a, 0), g1 = group_of(a, 1), g2 = group_of(a, 2);
     assert_true(g0.value[0] == a1 && g0.records == 3 && g0.value[1] == TCO_TAG_NONE);
@@ -626,17 +633,17 @@ static void test_groups(void **state)
     tco_attribution_free(a);
 
     /* by (team, user): (a, ann) (a, bob) (a, none) (none, ann) (none, none)
-     * (b, bob); equal totals, so in value id order, none last. */
+     * (b, bob); equal totals, so in the order of their texts, none first. */
     q.by_count = 2;
     q.by_key[1] = user;
     q.idle_rule = TCO_SPREAD_EVEN;
     assert_int_equal(tco_attribute(&a, r, 6, pairs, 9, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
-    check_sums(a);
+    check_sums(a, tags);
     assert_int_equal(tco_attribution_group_count(a), 6);
-    uint32_t want[6][2] = { { a1, ann }, { a1, bob }, { a1, TCO_TAG_NONE }, { b1, bob }, { TCO_TAG_NONE, ann },
-                            { TCO_TAG_NONE, TCO_TAG_NONE } };
+    uint32_t want[6][2] = { { TCO_TAG_NONE, TCO_TAG_NONE }, { TCO_TAG_NONE, ann }, { a1, TCO_TAG_NONE },
+                            { a1, ann }, { a1, bob }, { b1, bob } };
     /* even: 725 cents of idle over 6: 120.83 each, 5 cents of remainder to
-     * the first five in value order; every group 400 + 120 or 121. */
+     * the first five in text order; every group 400 + 120 or 121. */
     for (size_t i = 0; i < 6; i++) {
         tco_group g = group_of(a, i);
         assert_true(g.value[0] == want[i][0] && g.value[1] == want[i][1]);
@@ -650,7 +657,7 @@ static void test_groups(void **state)
     q.idle_rule = TCO_SPREAD_OWNER;
     q.owner_value = a1;
     assert_int_equal(tco_attribute(&a, r, 6, pairs, 9, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
-    check_sums(a);
+    check_sums(a, tags);
     for (size_t i = 0; i < 6; i++) {
         tco_group g = group_of(a, i);
         if (g.value[0] == a1)
@@ -697,7 +704,7 @@ static void test_more_groups_than_cents(void **state)
     tco_attribution_request q = req(1, team, TCO_SPREAD_USAGE, TCO_SPREAD_EVEN, 0);
     tco_attribution *a = NULL;
     assert_int_equal(tco_attribute(&a, r, 10, pairs, 10, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
-    check_sums(a);
+    check_sums(a, tags);
     tco_bill b = bill_of(a);
     assert_true(b.total == 3 && b.idle == 0 && b.shared == 0);
     for (size_t i = 0; i < 10; i++) {
@@ -1116,11 +1123,14 @@ static int ref_find(ref_group *g, size_t *n, uint32_t v0, uint32_t v1)
     return (int)(*n)++;
 }
 
+/* The tags the reference's groups are ordered by: their values' texts. */
+static const tco_tags *ref_tags;
+
 static int ref_key_order(const void *x, const void *y)
 {
     const ref_group *a = x, *b = y;
-    uint64_t ka = (uint64_t)a->value[0] << 32 | a->value[1], kb = (uint64_t)b->value[0] << 32 | b->value[1];
-    return (ka > kb) - (ka < kb);
+    int c = text_cmp(ref_tags, a->value[0], b->value[0]);
+    return c ? c : text_cmp(ref_tags, a->value[1], b->value[1]);
 }
 
 static int ref_bill_order(const void *x, const void *y)
@@ -1257,6 +1267,7 @@ static void test_cents_property(void **state)
             x->direct[TCO_CAT_NETWORK] += frac * (r[i].traffic_gb[0] * c.in_region + r[i].traffic_gb[1] * c.cross +
                                                   r[i].traffic_gb[2] * c.internet);
         }
+        ref_tags = tags;
         qsort(g, G, sizeof g[0], ref_key_order);
         double idle[NCAT], shared[NCAT], share_i[MAX_GROUPS], share_s[MAX_GROUPS];
         double period_h = (pe - ps) / 3600; /* the period as the request gives it, not the hours drawn */
@@ -1283,7 +1294,7 @@ static void test_cents_property(void **state)
         if (rc != TCO_OK)
             print_error("round %d: %s\n", round, err.message);
         assert_int_equal(rc, TCO_OK);
-        check_sums(a);
+        check_sums(a, tags);
 
         /* The reference's cents: the total rounded, split by the rule. */
         double qg[MAX_GROUPS], total = 0;
