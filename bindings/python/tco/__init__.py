@@ -21,8 +21,8 @@ from .capacity import (bandwidth, budget, capacity_for_unmet, capacity_split, de
 from .decide import (DISTRIBUTIONS, SERIES, Bands, Comparison, Distribution, Option, Sizing, Summary, Swing, Tornado,
                      compare, draw, lognormal, monte_carlo, normal, rank_correlation, sensitivity, size, summarise,
                      triangular, uniform)
-from .records import Attribution, Records, attribute, from_pandas, read_csv, read_sacct
-from .waste import Waste, find_waste
+from .records import Attribution, Part, Records, attribute, attribute_part, from_pandas, read_csv, read_sacct
+from .waste import Waste, find_waste, find_waste_part
 from .lifetime import Lifetime, lifetime
 from .catalogue import accelerators, rate
 

@@ -28,7 +28,7 @@ def focus_csv(attribution, **names):
             keep.append(ffi.new("char[]", value.encode()))
             setattr(req, name, keep[-1])
     err, n = new_error(), ffi.new("size_t *")
-    tags = attribution.records._tags
+    tags = attribution._tags
     check(lib.tco_attribution_focus_csv(attribution._ptr, tags, req, ffi.NULL, 0, n, err), err)
     buf = ffi.new("char[]", n[0] + 1)
     check(lib.tco_attribution_focus_csv(attribution._ptr, tags, req, buf, n[0] + 1, n, err), err)

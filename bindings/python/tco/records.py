@@ -54,7 +54,18 @@ class Records:
 
     def __init__(self, array, tag_pairs, tags, bad=(), keep_alive=None):
         self.array, self.tag_pairs, self._tags, self.bad = array, tag_pairs, tags, list(bad)
-        self._keep_alive = keep_alive  # the library set the arrays point into
+        self._keep_alive = keep_alive  # the library set the arrays point into; None: the tags are ours
+
+    def _intern(self, text):
+        """The id of a text, added to a tags table of our own (from_pandas)
+        when no record has it: a share of the records names the keys and
+        owner of the whole even when none of its records carry them."""
+        found = self.find(text)
+        if found is not None or self._keep_alive is not None:
+            return found
+        raw, tid, err = text.encode(), ffi.new("uint32_t *"), new_error()
+        check(lib.tco_tags_intern(self._tags, raw, len(raw), tid, err), err, f"tag {text!r}")
+        return int(tid[0])
 
     @classmethod
     def _read(cls, ptr):
@@ -80,12 +91,7 @@ class Records:
 
     def text(self, tag_id):
         """The text of a tag id; None for TCO_TAG_NONE."""
-        if tag_id == lib.TCO_TAG_NONE:
-            return None
-        p = lib.tco_tags_text(self._tags, int(tag_id))
-        if p == ffi.NULL:
-            raise IndexError(f"tag id {tag_id} is not in the records' tags table")
-        return ffi.string(p).decode()
+        return _text_of(self._tags, tag_id)
 
     def find(self, text):
         """The id of a tag text, or None when no record has it."""
@@ -131,6 +137,16 @@ class Records:
             col[owner[hit]] = [self.text(v) for v in self.tag_pairs[hit, 1]]
             df[f"tag.{key}"] = col
         return df
+
+
+def _text_of(tags, tag_id):
+    """The text of an id of a tags table; None for TCO_TAG_NONE."""
+    if tag_id == lib.TCO_TAG_NONE:
+        return None
+    p = lib.tco_tags_text(tags, int(tag_id))
+    if p == ffi.NULL:
+        raise IndexError(f"tag id {tag_id} is not in the tags table")
+    return ffi.string(p).decode()
 
 
 def _read(reader, source, strict):
@@ -248,7 +264,8 @@ class Attribution:
 
     def __init__(self, ptr, by, records, currency):
         ptr = ffi.gc(ptr, lib.tco_attribution_free)
-        self._ptr, self.records = ptr, records  # for to_focus and find_waste
+        self._ptr, self.records = ptr, records  # for to_focus and find_waste; None when settled from parts
+        self._tags = records._tags if records is not None else lib.tco_attribution_tags(ptr)
         err = new_error()
         bill = sized("tco_bill")
         check(lib.tco_attribution_bill(bill, ptr, err), err)
@@ -258,7 +275,7 @@ class Attribution:
         rows, g = [], sized("tco_group")
         for i in range(lib.tco_attribution_group_count(ptr)):
             check(lib.tco_attribution_group_at(g, ptr, i, err), err)
-            row = {key: records.text(g.value[k]) for k, key in enumerate(self.by)}
+            row = {key: _text_of(self._tags, g.value[k]) for k, key in enumerate(self.by)}
             row.update(total_cents=g.total, direct_cents=g.direct, idle_cents=g.idle, shared_cents=g.shared)
             row.update({f"{c}_cents": g.category[j] for j, c in enumerate(CATEGORIES)})
             row.update(share=g.share, held_accelerator_hours=g.held_accelerator_hours,
@@ -313,6 +330,125 @@ class Attribution:
         return ax
 
 
+def _request(records, by, period, idle, shared, owner, share=False):
+    """The tco_attribution_request of attribute's arguments, and by as a
+    tuple. share: for a share of the records (attribute_part), which
+    names keys and an owner its own records may lack."""
+    by = (by,) if isinstance(by, str) else tuple(by)
+    if len(by) not in (1, 2):
+        raise UnknownParameterError(f"by: one tag key or two, not {len(by)}", param="by")
+    req = sized("tco_attribution_request")
+    for k, key in enumerate(by):
+        if not isinstance(key, str):
+            raise ParameterTypeError(f"by: a tag key is a text, not {key!r}", param="by")
+        kid = records._intern(key) if share else records.find(key)
+        if kid is None or (not share and kid not in records.tag_pairs[:, 0]):
+            raise UnknownParameterError(f"by: no record has a tag {key!r} (keys: {', '.join(records.keys())})",
+                                        param="by")
+        req.by_key[k] = kid
+    req.by_count = len(by)
+    for name, rule in (("idle", idle), ("shared", shared)):
+        if rule not in SPREADS:
+            raise UnknownParameterError(f"{name}: {rule!r} is not one of {', '.join(SPREADS)}", param=name)
+    req.idle_rule, req.shared_rule = SPREADS[idle], SPREADS[shared]
+    req.owner_value = lib.TCO_TAG_NONE
+    if owner is not None:
+        if not isinstance(owner, str):
+            raise ParameterTypeError(f"owner: a tag value is a text, not {owner!r}", param="owner")
+        value = records._intern(owner) if share else records.find(owner)
+        if value is None or (not share and value not in records.tag_pairs[:, 1]):
+            raise UnknownParameterError(f"owner: no record has the value {owner!r}", param="owner")
+        req.owner_value = value
+    if period is None:
+        if share:
+            raise ParameterTypeError("period: a share of the records needs the whole's period, (start, end)",
+                                     param="period")
+        period = records_span(records)
+    req.period_start, req.period_end = _seconds(period[0]), _seconds(period[1])
+    return req, by
+
+
+def records_span(records):
+    """The records' own span, (first start, last end) in epoch seconds: the
+    period attribute takes by default ((0, 0) for no records)."""
+    a = records.array
+    return (float(a["start"].min()), float(a["end"].max())) if len(a) else (0.0, 0.0)
+
+
+def _arrays(records):
+    """The records and tag pairs as the library's pointers."""
+    recs = ffi.cast("const tco_record *", ffi.from_buffer(records.array)) if len(records) else ffi.NULL
+    pairs = ffi.cast("const uint32_t *", ffi.from_buffer(records.tag_pairs)) if len(records.tag_pairs) else ffi.NULL
+    return recs, pairs
+
+
+class Part:
+    """A share of the records attributed apart (attribute_part; doc/spark.md):
+    merge others into it (part.merge(other), in any order), ship it as
+    bytes (bytes(part), Part.from_bytes(b)), and settle the whole
+    (part.settle(topology, workload, pricing)): the Attribution that
+    tco.attribute gives for all the records at once, to the cent."""
+
+    def __init__(self, ptr):
+        self._ptr = ffi.gc(ptr, lib.tco_attribution_part_free)
+        # The grouping keys, from the bytes' header (doc/spark.md, "A part
+        # as bytes"): by_count, then the key ids, after magic, fingerprint
+        # and period.
+        head = bytes(self)[32:44]
+        count, *keys = (int(v) for v in np.frombuffer(head, dtype="<u4"))
+        tags = lib.tco_attribution_part_tags(self._ptr)
+        self.by = tuple(_text_of(tags, k) for k in keys[:count])
+
+    @classmethod
+    def from_bytes(cls, data):
+        data = bytes(data)
+        out, err = ffi.new("tco_attribution_part **"), new_error()
+        check(lib.tco_attribution_part_load(out, data, len(data), err), err)
+        return cls(out[0])
+
+    def __bytes__(self):
+        n, err = ffi.new("size_t *"), new_error()
+        check(lib.tco_attribution_part_save(ffi.NULL, 0, n, self._ptr, err), err)
+        buf = ffi.new("uint8_t[]", n[0])
+        check(lib.tco_attribution_part_save(buf, n[0], n, self._ptr, err), err)
+        return bytes(ffi.buffer(buf, n[0]))
+
+    def merge(self, other):
+        """Adds other's records to this part's; returns self."""
+        if not isinstance(other, Part):
+            raise TypeError(f"other: expected tco.Part, not {type(other).__name__}")
+        err = new_error()
+        check(lib.tco_attribution_part_merge(self._ptr, other._ptr, err), err)
+        return self
+
+    def settle(self, topology, workload, pricing):
+        """The Attribution of every record merged into this part."""
+        check_handles(topology, workload, pricing)
+        out, err = ffi.new("tco_attribution **"), new_error()
+        check(lib.tco_attribute_parts(out, self._ptr, topology._ptr, workload._ptr, pricing._ptr, err), err)
+        return Attribution(out[0], self.by, None, pricing.currency)
+
+    def __repr__(self):
+        return f"Part(by={self.by}, {len(bytes(self))} bytes)"
+
+
+def attribute_part(records, topology, workload, pricing, by="project", period=None, idle="usage",
+                   shared="usage", owner=None):
+    """A share of the records attributed apart (doc/spark.md): the pass
+    tco.attribute makes, without the spread. period is required (the
+    whole's); the other arguments are attribute's. Records of one job_id
+    must be in one share."""
+    if not isinstance(records, Records):
+        raise TypeError(f"records: expected tco.Records, not {type(records).__name__}")
+    check_handles(topology, workload, pricing)
+    req, _ = _request(records, by, period, idle, shared, owner, share=True)
+    out, err = ffi.new("tco_attribution_part **"), new_error()
+    recs, pairs = _arrays(records)
+    check(lib.tco_attribute_part(out, recs, len(records), pairs, len(records.tag_pairs), records._tags, req,
+                                 topology._ptr, workload._ptr, pricing._ptr, err), err)
+    return Part(out[0])
+
+
 def attribute(records, topology, workload, pricing, by="project", period=None, idle="usage",
               shared="usage", owner=None, progress=None):
     """Splits the cluster's bill over the period among the records' groups
@@ -327,34 +463,9 @@ def attribute(records, topology, workload, pricing, by="project", period=None, i
     if not isinstance(records, Records):
         raise TypeError(f"records: expected tco.Records, not {type(records).__name__}")
     check_handles(topology, workload, pricing)
-    by = (by,) if isinstance(by, str) else tuple(by)
-    if len(by) not in (1, 2):
-        raise UnknownParameterError(f"by: one tag key or two, not {len(by)}", param="by")
-    req = sized("tco_attribution_request")
-    for k, key in enumerate(by):
-        kid = records.find(key)
-        if kid is None or kid not in records.tag_pairs[:, 0]:
-            raise UnknownParameterError(f"by: no record has a tag {key!r} (keys: {', '.join(records.keys())})",
-                                        param="by")
-        req.by_key[k] = kid
-    req.by_count = len(by)
-    for name, rule in (("idle", idle), ("shared", shared)):
-        if rule not in SPREADS:
-            raise UnknownParameterError(f"{name}: {rule!r} is not one of {', '.join(SPREADS)}", param=name)
-    req.idle_rule, req.shared_rule = SPREADS[idle], SPREADS[shared]
-    req.owner_value = lib.TCO_TAG_NONE
-    if owner is not None:
-        value = records.find(owner)
-        if value is None or value not in records.tag_pairs[:, 1]:
-            raise UnknownParameterError(f"owner: no record has the value {owner!r}", param="owner")
-        req.owner_value = value
-    if period is None:
-        a = records.array
-        period = (a["start"].min(), a["end"].max()) if len(a) else (0.0, 0.0)
-    req.period_start, req.period_end = _seconds(period[0]), _seconds(period[1])
+    req, by = _request(records, by, period, idle, shared, owner)
     out, err = ffi.new("tco_attribution **"), new_error()
-    recs = ffi.cast("const tco_record *", ffi.from_buffer(records.array)) if len(records) else ffi.NULL
-    pairs = ffi.cast("const uint32_t *", ffi.from_buffer(records.tag_pairs)) if len(records.tag_pairs) else ffi.NULL
+    recs, pairs = _arrays(records)
     bar = _progress(len(records), progress, "attribution") if len(records) > _PROGRESS_STEP else None
     if bar:  # the library tells every 65,536 records; the callback keeps the bar in step
         told = ffi.callback("void(void *, uint64_t, uint64_t)", lambda _, done, total: bar.update(done - bar.n))

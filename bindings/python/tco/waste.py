@@ -8,7 +8,8 @@ import numpy as np
 from ._native import ffi, lib
 from .display import money, money_axis
 from .errors import ParameterTypeError, check, new_error
-from .records import Attribution, Records, attribute
+from .handles import check_handles
+from .records import Attribution, Records, _arrays, attribute
 from .results import _optional, enum_names, sized
 
 KINDS = enum_names(lambda k: lib.tco_finding_kind_name(k + 1))  # "idle_capacity" is kind 1
@@ -28,9 +29,9 @@ class Waste:
     until (UTC timestamps), cost and per_day (in the currency), accelerator
     hours, gb, action and tags (a dict). total: their cost added up."""
 
-    def __init__(self, ptr, attribution):
+    def __init__(self, ptr, attribution, records=None):
         ptr = ffi.gc(ptr, lib.tco_findings_free)
-        records, groups = attribution.records, attribution.groups
+        records, groups = records or attribution.records, attribution.groups
         self.by, self.currency = attribution.by[0], attribution.currency
         self.total = lib.tco_findings_total(ptr)
         f, err, rows = sized("tco_finding"), new_error(), []
@@ -104,6 +105,20 @@ def find_waste(records, topology=None, workload=None, pricing=None, *, by="proje
         if not isinstance(records, Records):
             raise TypeError(f"records: expected tco.Records or tco.Attribution, not {type(records).__name__}")
         attribution = attribute(records, topology, workload, pricing, by=by, period=period)
+    req = _thresholds(thresholds)
+    recs = attribution.records
+    out, err = ffi.new("tco_findings **"), new_error()
+    if recs is None:  # settled from parts: the cluster's idle capacity alone (find_waste_part finds the rest)
+        check(lib.tco_find_waste(out, attribution._ptr, ffi.NULL, 0, ffi.NULL, 0, attribution._tags, req, err), err)
+        return Waste(out[0], attribution)
+    data, pairs = _arrays(recs)
+    check(lib.tco_find_waste(out, attribution._ptr, data, len(recs), pairs, len(recs.tag_pairs), recs._tags, req,
+                             err), err)
+    return Waste(out[0], attribution)
+
+
+def _thresholds(thresholds):
+    """The tco_waste_request of find_waste's thresholds."""
     req = sized("tco_waste_request")
     lib.tco_waste_request_init(req)
     for name, value in thresholds.items():
@@ -112,10 +127,23 @@ def find_waste(records, topology=None, workload=None, pricing=None, *, by="proje
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise ParameterTypeError(f"{name}: expected a number, not {value!r}", param=name)
         setattr(req, name, float(value))
-    recs = attribution.records
+    return req
+
+
+def find_waste_part(records, whole, topology, workload, pricing, **thresholds):
+    """The waste in a share of the records of whole, an Attribution settled
+    from parts (Part.settle; doc/spark.md): find_waste's findings for these
+    records, numbered within the share, without the cluster's idle capacity
+    (find_waste(whole) gives it). The records of one project, one job_name,
+    one fingerprint or one name must be in one share."""
+    if not isinstance(records, Records):
+        raise TypeError(f"records: expected tco.Records, not {type(records).__name__}")
+    if not isinstance(whole, Attribution):
+        raise TypeError(f"whole: expected tco.Attribution, not {type(whole).__name__}")
+    check_handles(topology, workload, pricing)
+    req = _thresholds(thresholds)
     out, err = ffi.new("tco_findings **"), new_error()
-    data = ffi.cast("const tco_record *", ffi.from_buffer(recs.array)) if len(recs) else ffi.NULL
-    pairs = ffi.cast("const uint32_t *", ffi.from_buffer(recs.tag_pairs)) if len(recs.tag_pairs) else ffi.NULL
-    check(lib.tco_find_waste(out, attribution._ptr, data, len(recs), pairs, len(recs.tag_pairs), recs._tags, req,
-                             err), err)
-    return Waste(out[0], attribution)
+    data, pairs = _arrays(records)
+    check(lib.tco_find_waste_part(out, whole._ptr, data, len(records), pairs, len(records.tag_pairs), records._tags,
+                                  req, topology._ptr, workload._ptr, pricing._ptr, err), err)
+    return Waste(out[0], whole, records)
