@@ -720,21 +720,9 @@ void tco__attrib_group_read(tco__attrib_group *g)
 
 /* ---- the order of the groups ------------------------------------------- */
 
-typedef struct named {
-    const char *text[2]; /* NULL: TCO_TAG_NONE */
-    size_t at;
-} named;
-
 static int text_order(const char *a, const char *b)
 {
     return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
-}
-
-static int named_order(const void *x, const void *y)
-{
-    const named *a = x, *b = y;
-    int c = text_order(a->text[0], b->text[0]);
-    return c ? c : text_order(a->text[1], b->text[1]);
 }
 
 int tco__attrib_group_cmp(const tco__attrib_group *g, const tco_tags *texts, const char *const text[2])
@@ -748,6 +736,30 @@ int tco__attrib_group_cmp(const tco__attrib_group *g, const tco_tags *texts, con
     return 0;
 }
 
+/* The tables' texts are sorted once, each value by its rank among them;
+ * then the groups by their pair of ranks, integers: many groups share few
+ * values, and strcmp in every comparison of the groups' sort costs. */
+typedef struct ranked {
+    uint64_t key; /* rank of value[0] << 32 | rank of value[1]; TCO_TAG_NONE ranks 0 */
+    size_t at;
+} ranked;
+
+typedef struct text_id {
+    const char *text;
+    uint32_t id;
+} text_id;
+
+static int text_id_order(const void *x, const void *y)
+{
+    return strcmp(((const text_id *)x)->text, ((const text_id *)y)->text);
+}
+
+static int ranked_order(const void *x, const void *y)
+{
+    uint64_t a = ((const ranked *)x)->key, b = ((const ranked *)y)->key;
+    return (a > b) - (a < b);
+}
+
 int tco__attrib_sort_groups(tco__attrib_group *g, size_t n, const tco_tags *texts, uint32_t *remap, tco_error *err)
 {
     if (n < 2) {
@@ -755,28 +767,49 @@ int tco__attrib_sort_groups(tco__attrib_group *g, size_t n, const tco_tags *text
             remap[0] = 0;
         return TCO_OK;
     }
-    named *nm = malloc(n * sizeof *nm);
-    tco__attrib_group *copy = malloc(n * sizeof *copy);
-    if (!nm || !copy) {
-        free(nm);
-        free(copy);
-        return tco__fail(err, TCO_E_NOMEM, "no memory to order %zu groups", n);
-    }
-    for (size_t i = 0; i < n; i++) {
-        nm[i].at = i;
+    uint32_t most = 0; /* one past the largest value id the groups name */
+    for (size_t i = 0; i < n; i++)
         for (int k = 0; k < 2; k++)
-            nm[i].text[k] = g[i].value[k] == TCO_TAG_NONE ? NULL : tco_tags_text(texts, g[i].value[k]);
+            if (g[i].value[k] != TCO_TAG_NONE && g[i].value[k] >= most)
+                most = g[i].value[k] + 1;
+    uint32_t *rank = calloc(most ? most : 1, sizeof *rank);
+    text_id *ids = malloc((most ? most : 1) * sizeof *ids);
+    ranked *order = malloc(n * sizeof *order);
+    tco__attrib_group *copy = malloc(n * sizeof *copy);
+    int rc = TCO_OK;
+    if (!rank || !ids || !order || !copy) {
+        rc = tco__fail(err, TCO_E_NOMEM, "no memory to order %zu groups", n);
+        goto done;
     }
-    qsort(nm, n, sizeof *nm, named_order);
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++)
+            if (g[i].value[k] != TCO_TAG_NONE)
+                rank[g[i].value[k]] = 1;
+    uint32_t used = 0;
+    for (uint32_t id = 0; id < most; id++)
+        if (rank[id])
+            ids[used++] = (text_id){ tco_tags_text(texts, id), id };
+    qsort(ids, used, sizeof *ids, text_id_order);
+    for (uint32_t r = 0; r < used; r++)
+        rank[ids[r].id] = r + 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r0 = g[i].value[0] == TCO_TAG_NONE ? 0 : rank[g[i].value[0]];
+        uint64_t r1 = g[i].value[1] == TCO_TAG_NONE ? 0 : rank[g[i].value[1]];
+        order[i] = (ranked){ r0 << 32 | r1, i };
+    }
+    qsort(order, n, sizeof *order, ranked_order);
     memcpy(copy, g, n * sizeof *g);
     for (size_t i = 0; i < n; i++) {
-        g[i] = copy[nm[i].at];
+        g[i] = copy[order[i].at];
         if (remap)
-            remap[nm[i].at] = (uint32_t)i;
+            remap[order[i].at] = (uint32_t)i;
     }
-    free(nm);
+done:
+    free(rank);
+    free(ids);
+    free(order);
     free(copy);
-    return TCO_OK;
+    return rc;
 }
 
 void tco__attrib_group_direct(const tco_attribution *a, const tco__attrib_group *g, double direct[CATS])

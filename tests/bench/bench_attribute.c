@@ -106,7 +106,9 @@ int main(void)
         tco_topology_set(t, TCO_P_SWITCH_RADIX, 128, NULL) || tco_topology_set(t, TCO_P_RESERVED_SHARE, 0.5, NULL) ||
         tco_topology_set(t, TCO_P_OWNED_SHARE, 0.25, NULL) || tco_topology_freeze(t, NULL) ||
         tco_workload_new(&w, NULL) || tco_workload_freeze(w, NULL) || tco_pricing_new(&p, NULL) ||
-        tco_pricing_freeze(p, NULL) || tco_tags_new(&tags, NULL))
+        /* the records include spot hours, which the H100's list prices lack */
+        tco_pricing_set(p, TCO_P_SPOT_PER_ACCEL_HOUR, 2, NULL) || tco_pricing_freeze(p, NULL) ||
+        tco_tags_new(&tags, NULL))
         return 1;
 
     const char *names[KEYS] = { "team", "user", "project", "partition", "job_id" };
