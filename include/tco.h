@@ -1395,6 +1395,9 @@ TCO_API int tco_attribution_part_merge(tco_attribution_part *into, const tco_att
                                        tco_error *err);
 /* The texts a part's groups, keys and owner name: valid while it lives. */
 TCO_API const tco_tags *tco_attribution_part_tags(const tco_attribution_part *part);
+/* The text of the part's grouping key k (0; 1 with pairs), or NULL past
+ * them: valid while the part lives. */
+TCO_API const char *tco_attribution_part_key(const tco_attribution_part *part, size_t k);
 /* A part as bytes to ship between processes, and back (save writes as the
  * scenario savers do: buf NULL sets *len only; cap too small writes
  * nothing and returns TCO_E_SIZE). load checks every byte: a truncated,

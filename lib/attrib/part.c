@@ -30,6 +30,11 @@ const tco_tags *tco_attribution_part_tags(const tco_attribution_part *part)
     return part ? part->texts : NULL;
 }
 
+const char *tco_attribution_part_key(const tco_attribution_part *part, size_t k)
+{
+    return part && k < part->request.by_count ? tco_tags_text(part->texts, part->request.by_key[k]) : NULL;
+}
+
 const tco_tags *tco_attribution_tags(const tco_attribution *a)
 {
     return a ? a->texts : NULL;
@@ -49,15 +54,17 @@ static int text_into(tco_tags *into, const tco_tags *from, uint32_t id, uint32_t
 /* A copy of a tags table, the same ids. */
 static int tags_copy(tco_tags **out, const tco_tags *from, tco_error *err)
 {
-    int rc = tco_tags_new(out, err);
+    tco_tags *copy = NULL;
+    int rc = tco_tags_new(&copy, err);
     uint32_t id;
     for (uint32_t i = 0; !rc && i < tco__attrib_tag_count(from); i++)
-        rc = text_into(*out, from, i, &id, err);
+        rc = text_into(copy, from, i, &id, err);
     if (rc) {
-        tco_tags_free(*out);
-        *out = NULL;
+        tco_tags_free(copy);
+        return rc;
     }
-    return rc;
+    *out = copy;
+    return TCO_OK;
 }
 
 static int owner_rule(const tco_attribution_request *q)
@@ -216,7 +223,9 @@ int tco_attribution_part_merge(tco_attribution_part *into, const tco_attribution
     tco__attrib_group *g = malloc((into->groups ? into->groups : 1) * sizeof *g);
     if (!g)
         return tco__fail(err, TCO_E_NOMEM, "no memory to merge %zu groups", into->groups);
-    memcpy(g, into->group, into->groups * sizeof *g);
+    if (into->groups) /* an empty part has no array */
+        memcpy(g, into->group, into->groups * sizeof *g);
+    m.texts = NULL;
     if ((rc = tags_copy(&m.texts, into->texts, err))) {
         free(g);
         return rc;
@@ -553,7 +562,8 @@ int tco_attribute_parts(tco_attribution **out, const tco_attribution_part *part,
         rc = tco__fail(err, TCO_E_NOMEM, "no memory to settle %zu groups", G);
         goto done;
     }
-    memcpy(a->group, part->group, G * sizeof *a->group);
+    if (G)
+        memcpy(a->group, part->group, G * sizeof *a->group);
     a->groups = G;
     a->request = part->request;
     a->scenario = scenario;

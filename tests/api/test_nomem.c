@@ -78,6 +78,10 @@ struct ctx {
     tco_findings *findings;
     char text[65536];
     size_t text_len;
+    tco_attribution_part *part, *part2, *loaded;
+    uint8_t part_bytes[65536];
+    size_t part_len;
+    tco_attribution *settled;
 };
 
 static const char records_csv[] =
@@ -242,6 +246,58 @@ static int call_focus(ctx *c, tco_error *err)
                                      &c->text_len, err);
 }
 
+static int call_part(ctx *c, tco_error *err)
+{
+    tco_attribution_request q = request_of(c);
+    size_t pairs;
+    const uint32_t *p = tco_records_tag_pairs(c->records, &pairs);
+    return tco_attribute_part(&c->part, tco_records_data(c->records), tco_records_count(c->records), p, pairs,
+                              tco_records_tags(c->records), &q, c->t, c->w, c->p, err);
+}
+static void undo_part(ctx *c)
+{
+    tco_attribution_part_free(c->part);
+    c->part = NULL;
+}
+static int call_part_load(ctx *c, tco_error *err)
+{
+    return tco_attribution_part_load(&c->loaded, c->part_bytes, c->part_len, err);
+}
+static void undo_part_load(ctx *c)
+{
+    tco_attribution_part_free(c->loaded);
+    c->loaded = NULL;
+}
+/* A failed merge leaves into as it was: its bytes are the same. */
+static int call_part_merge(ctx *c, tco_error *err)
+{
+    size_t len;
+    static uint8_t before[sizeof c->part_bytes]; /* not malloc: the failing allocator is everyone's */
+    memcpy(before, c->part_bytes, c->part_len);
+    int rc = tco_attribution_part_merge(c->part, c->part2, err);
+    if (rc) {
+        assert_int_equal(tco_attribution_part_save(c->part_bytes, sizeof c->part_bytes, &len, c->part, NULL), TCO_OK);
+        assert_true(len == c->part_len && memcmp(before, c->part_bytes, len) == 0);
+    }
+    return rc;
+}
+static int call_settle(ctx *c, tco_error *err)
+{
+    return tco_attribute_parts(&c->settled, c->part, c->t, c->w, c->p, err);
+}
+static void undo_settle(ctx *c)
+{
+    tco_attribution_free(c->settled);
+    c->settled = NULL;
+}
+static int call_waste_part(ctx *c, tco_error *err)
+{
+    size_t pairs;
+    const uint32_t *p = tco_records_tag_pairs(c->records, &pairs);
+    return tco_find_waste_part(&c->findings, c->settled, tco_records_data(c->records), tco_records_count(c->records),
+                               p, pairs, tco_records_tags(c->records), NULL, c->t, c->w, c->p, err);
+}
+
 static void test_every_allocation_fails_cleanly(void **state)
 {
     (void)state;
@@ -279,6 +335,20 @@ static void test_every_allocation_fails_cleanly(void **state)
     assert_true(inject("tco_find_waste", &c, call_waste, undo_waste) >= 3);
     assert_true(inject("tco_attribution_focus_csv", &c, call_focus, NULL) >= 1);
     undo_attribute(&c);
+
+    /* in parts: made, shipped, merged (into unchanged), settled, searched */
+    assert_true(inject("tco_attribute_part", &c, call_part, undo_part) >= 3);
+    assert_int_equal(call_part(&c, NULL), TCO_OK);
+    assert_int_equal(tco_attribution_part_save(c.part_bytes, sizeof c.part_bytes, &c.part_len, c.part, NULL), TCO_OK);
+    assert_true(inject("tco_attribution_part_load", &c, call_part_load, undo_part_load) >= 3);
+    assert_int_equal(tco_attribution_part_load(&c.part2, c.part_bytes, c.part_len, NULL), TCO_OK);
+    assert_true(inject("tco_attribution_part_merge", &c, call_part_merge, NULL) >= 3);
+    tco_attribution_part_free(c.part2);
+    assert_true(inject("tco_attribute_parts", &c, call_settle, undo_settle) >= 3);
+    assert_int_equal(call_settle(&c, NULL), TCO_OK);
+    assert_true(inject("tco_find_waste_part", &c, call_waste_part, undo_waste) >= 3);
+    undo_settle(&c);
+    undo_part(&c);
     undo_read(&c);
 
     tco_topology_free(c.t);

@@ -391,13 +391,8 @@ class Part:
 
     def __init__(self, ptr):
         self._ptr = ffi.gc(ptr, lib.tco_attribution_part_free)
-        # The grouping keys, from the bytes' header (doc/spark.md, "A part
-        # as bytes"): by_count, then the key ids, after magic, fingerprint
-        # and period.
-        head = bytes(self)[32:44]
-        count, *keys = (int(v) for v in np.frombuffer(head, dtype="<u4"))
-        tags = lib.tco_attribution_part_tags(self._ptr)
-        self.by = tuple(_text_of(tags, k) for k in keys[:count])
+        keys = (lib.tco_attribution_part_key(self._ptr, k) for k in range(2))
+        self.by = tuple(ffi.string(k).decode() for k in keys if k != ffi.NULL)
 
     @classmethod
     def from_bytes(cls, data):
