@@ -81,6 +81,9 @@
 // add up exactly: the groups to the bill, each group's categories to its
 // total. FOCUS writes that bill as FinOps FOCUS 1.2 rows; FindWaste finds
 // the money in the records spent on nothing, costliest first.
+// AttributePart attributes a share of the records apart: parts shipped
+// as bytes and merged in any order settle into Attribute's bill for all
+// of them, to the cent, and FindWastePart finds a share's waste.
 //
 // # A cluster over its life
 //

@@ -544,8 +544,27 @@ func withAttribution(r *Records, req AttributionRequest, t *Topology, w *Workloa
 	return use(a, cr)
 }
 
+// valueText is the text of a group's value id v: from the attribution's
+// own table when it was settled from parts (its ids are that table's),
+// else from texts, the records' table; "" for no tag.
+func valueText(a *C.tco_attribution, texts []string, v C.uint32_t) string {
+	if v == C.TCO_TAG_NONE {
+		return ""
+	}
+	if own := C.tco_attribution_tags(a); own != nil {
+		if s := C.tco_tags_text(own, v); s != nil {
+			return C.GoString(s)
+		}
+		return ""
+	}
+	if int(v) < len(texts) {
+		return texts[v]
+	}
+	return ""
+}
+
 // attributionOf is the bill and groups of a library attribution grouped
-// by keys tag keys, value texts from texts.
+// by keys tag keys, value texts from texts (or its own, see valueText).
 func attributionOf(a *C.tco_attribution, texts []string, keys int) (*Attribution, error) {
 	ce := newCErr()
 	var b C.tco_bill
@@ -578,9 +597,7 @@ func attributionOf(a *C.tco_attribution, texts []string, keys int) (*Attribution
 			UsedAcceleratorHours: float64(g.used_accelerator_hours), Records: uint64(g.records),
 		}
 		for k := range grp.Values {
-			if v := g.value[k]; v != C.TCO_TAG_NONE && int(v) < len(texts) {
-				grp.Values[k] = texts[v]
-			}
+			grp.Values[k] = valueText(a, texts, g.value[k])
 		}
 		out.Groups = append(out.Groups, grp)
 	}

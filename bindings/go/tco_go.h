@@ -185,6 +185,29 @@ static inline int tcogo_fingerprint(int kind, uint64_t *out, const void *h, tco_
     }
 }
 
+/* A copy of a tags table with the same ids, to intern into: a share of the
+ * records may name keys or an owner that none of its records carry, and
+ * the records' own table is read-only. In C so that a large table costs
+ * one cgo call, not one per text. */
+static inline int tcogo_tags_copy(tco_tags **out, const tco_tags *from, tco_error *e)
+{
+    *out = NULL;
+    int rc = tco_tags_new(out, e);
+    size_t n = tco_tags_count(from);
+    for (size_t i = 0; rc == TCO_OK && i < n; i++) {
+        const char *s = tco_tags_text(from, (uint32_t)i);
+        uint32_t id = 0;
+        rc = tco_tags_intern(*out, s, strlen(s), &id, e);
+        if (rc == TCO_OK && id != (uint32_t)i)
+            rc = TCO_E_INCONSISTENT; /* a table holds each text once, so this cannot be */
+    }
+    if (rc != TCO_OK && *out) {
+        tco_tags_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 /* The hot calls take the handles as integers: cgo checks every pointer to
  * an incomplete struct type (the opaque handles) at run time on each call,
  * which would cost more than the rest of the call's overhead together. The

@@ -101,15 +101,7 @@ type Waste struct {
 // its accelerators and one on its storage at most, so the findings add up
 // without counting money twice.
 func FindWaste(r *Records, req AttributionRequest, wreq WasteRequest, t *Topology, w *Workload, p *Pricing) (*Waste, error) {
-	var q C.tco_waste_request
-	q.size = C.size_t(unsafe.Sizeof(q))
-	q.idle_utilisation = C.double(wreq.IdleUtilisation)
-	q.idle_hours = C.double(wreq.IdleHours)
-	q.oversized_utilisation = C.double(wreq.OversizedUtilisation)
-	q.max_runtime_hours = C.double(wreq.MaxRuntimeHours)
-	q.rerun_hours = C.double(wreq.RerunHours)
-	q.retention_days = C.double(wreq.RetentionDays)
-	q.orphan_days = C.double(wreq.OrphanDays)
+	q := wasteRequest(wreq)
 	var out *Waste
 	err := withAttribution(r, req, t, w, p, func(a *C.tco_attribution, cr *C.tco_records) error {
 		var npairs C.size_t
@@ -121,42 +113,62 @@ func FindWaste(r *Records, req AttributionRequest, wreq WasteRequest, t *Topolog
 			return failure(rc, &ce)
 		}
 		defer C.tco_findings_free(f)
-		texts := r.tagTexts(cr)
-		n := int(C.tco_findings_count(f))
-		out = &Waste{Findings: make([]Finding, 0, n), Total: float64(C.tco_findings_total(f))}
-		index := func(v C.uint32_t) int {
-			if v == C.uint32_t(C.UINT32_MAX) {
-				return -1
-			}
-			return int(v)
-		}
-		for i := 0; i < n; i++ {
-			var x C.tco_finding
-			x.size = C.size_t(unsafe.Sizeof(x))
-			if rc := C.tco_findings_at(&x, f, C.size_t(i), &ce); rc != 0 {
-				return failure(rc, &ce)
-			}
-			found := Finding{
-				Kind: FindingKind(x.kind), Record: index(x.record), Other: index(x.other),
-				Since: fromSeconds(float64(x.since)), Until: fromSeconds(float64(x.until)),
-				Cost: float64(x.cost), PerDay: float64(x.per_day),
-				AcceleratorHours: float64(x.accelerator_hours), GB: float64(x.gb),
-			}
-			if x.group != C.uint32_t(C.UINT32_MAX) {
-				var g C.tco_group
-				g.size = C.size_t(unsafe.Sizeof(g))
-				if rc := C.tco_attribution_group_at(&g, a, C.size_t(x.group), &ce); rc != 0 {
-					return failure(rc, &ce)
-				}
-				if v := g.value[0]; v != C.TCO_TAG_NONE && int(v) < len(texts) {
-					found.Group = texts[v]
-				}
-			}
-			out.Findings = append(out.Findings, found)
-		}
-		return nil
+		var err error
+		out, err = findingsOf(f, a, r.tagTexts(cr))
+		return err
 	})
 	return out, err
+}
+
+// wasteRequest is wreq as the library reads it.
+func wasteRequest(wreq WasteRequest) C.tco_waste_request {
+	var q C.tco_waste_request
+	q.size = C.size_t(unsafe.Sizeof(q))
+	q.idle_utilisation = C.double(wreq.IdleUtilisation)
+	q.idle_hours = C.double(wreq.IdleHours)
+	q.oversized_utilisation = C.double(wreq.OversizedUtilisation)
+	q.max_runtime_hours = C.double(wreq.MaxRuntimeHours)
+	q.rerun_hours = C.double(wreq.RerunHours)
+	q.retention_days = C.double(wreq.RetentionDays)
+	q.orphan_days = C.double(wreq.OrphanDays)
+	return q
+}
+
+// findingsOf copies the findings f of attribution a into Go, each group
+// named by its By[0] value (texts: the records', see valueText).
+func findingsOf(f *C.tco_findings, a *C.tco_attribution, texts []string) (*Waste, error) {
+	n := int(C.tco_findings_count(f))
+	out := &Waste{Findings: make([]Finding, 0, n), Total: float64(C.tco_findings_total(f))}
+	index := func(v C.uint32_t) int {
+		if v == C.uint32_t(C.UINT32_MAX) {
+			return -1
+		}
+		return int(v)
+	}
+	ce := newCErr()
+	for i := 0; i < n; i++ {
+		var x C.tco_finding
+		x.size = C.size_t(unsafe.Sizeof(x))
+		if rc := C.tco_findings_at(&x, f, C.size_t(i), &ce); rc != 0 {
+			return nil, failure(rc, &ce)
+		}
+		found := Finding{
+			Kind: FindingKind(x.kind), Record: index(x.record), Other: index(x.other),
+			Since: fromSeconds(float64(x.since)), Until: fromSeconds(float64(x.until)),
+			Cost: float64(x.cost), PerDay: float64(x.per_day),
+			AcceleratorHours: float64(x.accelerator_hours), GB: float64(x.gb),
+		}
+		if x.group != C.uint32_t(C.UINT32_MAX) {
+			var g C.tco_group
+			g.size = C.size_t(unsafe.Sizeof(g))
+			if rc := C.tco_attribution_group_at(&g, a, C.size_t(x.group), &ce); rc != 0 {
+				return nil, failure(rc, &ce)
+			}
+			found.Group = valueText(a, texts, g.value[0])
+		}
+		out.Findings = append(out.Findings, found)
+	}
+	return out, nil
 }
 
 // FindWaste finds the waste in the records priced by the scenario
