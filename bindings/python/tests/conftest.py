@@ -12,6 +12,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "tests" / "golden"
 
 
+def pytest_configure(config):
+    # pyspark 4.3 warns, on every conversion, that pandas 3 is not yet fully
+    # supported (and about pandas' deprecations it calls): its warnings, not
+    # ours, which would bury any of ours.
+    config.addinivalue_line("filterwarnings", r"ignore:::pyspark(\..*)?")
+
+
 # The illustrative rates of libtco 1.0, which hand-worked values assume:
 # since 1.1 a rate left unset is the accelerator's list price.
 RATES_1_0 = dict(on_demand_per_accel_hour=4, reserved_per_accel_hour=2.5, spot_per_accel_hour=2,

@@ -125,13 +125,27 @@ def _span(columns, frames):
         yield pd.DataFrame({"lo": [float(a["start"].min())], "hi": [float(a["end"].max())]})
 
 
-def _indexed(df):
-    """df with the records' order as a column (row i of df is record i of
-    the single-machine run), its tag columns named _safe."""
-    from pyspark.sql import types as T
-    schema = T.StructType([*(T.StructField(_safe(f.name), f.dataType, f.nullable) for f in df.schema.fields),
-                           T.StructField(_ROW, T.LongType(), False)])
-    return df.sparkSession.createDataFrame(df.rdd.zipWithIndex().map(lambda p: (*p[0], p[1])), schema)
+def _indexed(df, contiguous=False):
+    """df with its tag columns named _safe and the records' order as a
+    column, numbered in the JVM: Spark's monotonically increasing ids
+    (the partition in the upper bits), or, contiguous, 0 to n - 1 (row i
+    of df is record i of the single-machine run: the partitions' counts,
+    then each row's offset in its partition added to theirs before it)."""
+    from pyspark.sql import functions as F
+    renamed = df.select(*(F.col(f"`{c}`").alias(_safe(c)) for c in df.columns))
+    mid = F.monotonically_increasing_id()
+    if not contiguous:
+        return renamed.withColumn(_ROW, mid)
+    numbered = renamed.withColumn("__tco_mid", mid).withColumn("__tco_p", F.shiftright("__tco_mid", 33))
+    counts = sorted((r[0], r[1]) for r in numbered.groupBy("__tco_p").count().collect())
+    starts, at = [], 0
+    for p, n in counts:
+        starts.append((p, at))
+        at += n
+    offsets = df.sparkSession.createDataFrame(starts or [(0, 0)], "__tco_p long, __tco_start long")
+    within = F.col("__tco_mid").bitwiseAND(F.lit((1 << 33) - 1))
+    return (numbered.join(F.broadcast(offsets), "__tco_p")
+            .withColumn(_ROW, F.col("__tco_start") + within).drop("__tco_p", "__tco_mid", "__tco_start"))
 
 
 class SparkAttribution(Attribution):
@@ -304,7 +318,7 @@ def find_waste(df, topology, workload, pricing, *, by="project", period=None, id
         if name not in THRESHOLDS:
             raise TypeError(f"unexpected threshold {name!r}: allowed {', '.join(THRESHOLDS)}")
     parts = _prepare(df, topology, workload, pricing, partitions)
-    indexed = _indexed(df)
+    indexed = _indexed(df, contiguous=True)
     part = _attribute(indexed, topology, workload, pricing, by, period, idle, shared, owner, parts)
     whole = part.settle(topology, workload, pricing)
     idle_found = _find_waste(whole, **thresholds).findings  # the cluster's idle capacity: the whole's own
