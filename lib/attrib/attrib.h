@@ -114,7 +114,8 @@ typedef struct tco__attrib_table {
     uint32_t last;  /* the group of last_key: records of one group often come together */
 } tco__attrib_table;
 
-/* Doubles the slots and files every group again. */
+/* Doubles the slots (or more, to at least twice the groups) and files
+ * every group again. */
 int tco__attrib_table_grow(tco__attrib_table *tb, tco_error *err);
 /* The group of key (value[0] << 32 | value[1]), added (zeroed) if new;
  * UINT32_MAX when memory ran out. */

@@ -234,6 +234,8 @@ static size_t slot_of(uint64_t key, size_t mask)
 int tco__attrib_table_grow(table *tb, tco_error *err)
 {
     size_t slots = tb->slot ? 2 * (tb->mask + 1) : 1024;
+    while (slots < 2 * tb->count) /* a table made of groups already there (part.c) */
+        slots *= 2;
     uint32_t *s = calloc(slots, sizeof *s);
     if (!s)
         return tco__fail(err, TCO_E_NOMEM, "no memory for a table of %zu groups", slots / 2);

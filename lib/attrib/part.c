@@ -203,10 +203,7 @@ static int table_of(tco__attrib_table *tb, tco__attrib_group *groups, size_t n, 
     tb->last = UINT32_MAX;
     tb->g = groups;
     tb->count = tb->cap = n;
-    int rc = tco__attrib_table_grow(tb, err);
-    while (!rc && 2 * tb->count > tb->mask + 1)
-        rc = tco__attrib_table_grow(tb, err);
-    return rc;
+    return tco__attrib_table_grow(tb, err);
 }
 
 int tco_attribution_part_merge(tco_attribution_part *into, const tco_attribution_part *from, tco_error *err)

@@ -404,6 +404,45 @@ static void test_waste_in_parts(void **state)
     scen_free(&s);
 }
 
+/* Parts of many groups (more than a table's first slots) merge as few do. */
+static void test_many_groups(void **state)
+{
+    (void)state;
+    scen s;
+    scen_make(&s);
+    enum { N = 3000 };
+    static row r[N];
+    size_t idx[N];
+    for (size_t i = 0; i < N; i++) {
+        idx[i] = i;
+        r[i].project = (int)(i % 2);
+        snprintf(r[i].text, sizeof r[i].text, "%.0f,%.0f,2,,on_demand,completed,0,0,0,team%zu,p%d,,,,,,\n",
+                 T0 + 3 * 86400 + (double)i, T0 + 4 * 86400 + (double)i, i % 2500, r[i].project);
+    }
+    tco_records *all = read_rows(r, idx, N, NULL);
+    tco_attribution *whole = whole_of(all, 0, TCO_SPREAD_USAGE, TCO_SPREAD_EVEN, &s);
+    assert_int_equal(tco_attribution_group_count(whole), 2500);
+    tco_attribution_part *part[2];
+    for (int sh = 0; sh < 2; sh++) {
+        int pick[N];
+        for (size_t i = 0; i < N; i++)
+            pick[i] = r[i].project == sh;
+        tco_records *rs = read_rows(r, idx, N, pick);
+        part[sh] = part_of(rs, 0, TCO_SPREAD_USAGE, TCO_SPREAD_EVEN, &s);
+        tco_records_free(rs);
+    }
+    assert_int_equal(tco_attribution_part_merge(part[0], part[1], NULL), TCO_OK);
+    tco_attribution *settled = NULL;
+    assert_int_equal(tco_attribute_parts(&settled, part[0], s.t, s.w, s.p, NULL), TCO_OK);
+    same_bill(whole, tco_records_tags(all), settled, tco_attribution_tags(settled));
+    tco_attribution_free(settled);
+    tco_attribution_free(whole);
+    tco_attribution_part_free(part[0]);
+    tco_attribution_part_free(part[1]);
+    tco_records_free(all);
+    scen_free(&s);
+}
+
 /* ---- refusals ---------------------------------------------------------- */
 
 static void test_refused(void **state)
@@ -504,6 +543,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parts_make_the_whole),
         cmocka_unit_test(test_waste_in_parts),
+        cmocka_unit_test(test_many_groups),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
