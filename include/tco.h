@@ -358,6 +358,8 @@ typedef struct tco_accelerator {
     double spot_per_accel_hour;      /* USD per accelerator-hour */
     double capex_per_accelerator;    /* USD, one accelerator */
     const char *price_source;        /* where and when the prices were published */
+    /* since 1.1 */
+    double memory_bandwidth_bytes_per_s; /* peak memory (HBM) bandwidth, B/s; 0 for custom */
 } tco_accelerator;
 
 TCO_API size_t tco_accelerator_count(void);
@@ -1165,6 +1167,129 @@ TCO_API int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double 
                             const tco_pricing *p, tco_error *err);
 
 /* ------------------------------------------------------------------------
+ * Value per cost: predicted loss, loss bought per unit of money, the
+ * compute-optimal run under the full cost model (since 1.1; doc/model.md,
+ * "Value per cost")
+ * ------------------------------------------------------------------------ */
+
+/* The published fits of the parametric loss L(N, D) = E + A / N^alpha +
+ * B / D^beta. */
+typedef enum tco_scaling_fit {
+    TCO_FIT_CUSTOM = 0,         /* constants set by the caller */
+    TCO_FIT_HOFFMANN_2022 = 1,  /* Hoffmann et al. 2022, approach 3: E 1.69, A 406.4, B 410.7,
+                                   alpha 0.34, beta 0.28 */
+    TCO_FIT_BESIROGLU_2024 = 2  /* Besiroglu et al. 2024, the same data refitted: E 1.8172,
+                                   A 482.01, B 2085.43, alpha 0.3478, beta 0.3658 */
+} tco_scaling_fit;
+
+/* The constants of the law: N parameters, D training tokens, L in nats per
+ * token. The library reads the constants; fit only records their origin.
+ * Allowed: 0 <= e <= 100, 0 <= a, b <= 1e15, 0 < alpha, beta <= 2, all
+ * finite (so the loss is never negative). */
+typedef struct tco_scaling_law {
+    size_t size;                 /* sizeof(tco_scaling_law) */
+    int32_t fit;                 /* a tco_scaling_fit */
+    double e;                    /* nats per token: the irreducible loss */
+    double a, alpha;             /* the model-size term a / N^alpha */
+    double b, beta;              /* the data term b / D^beta */
+} tco_scaling_law;
+
+/* Fills *law (size included) with the constants of a published fit
+ * (TCO_FIT_HOFFMANN_2022 or TCO_FIT_BESIROGLU_2024); another value is
+ * TCO_E_RANGE naming "fit", *law untouched. */
+TCO_API int tco_scaling_law_init(tco_scaling_law *law, int32_t fit, tco_error *err);
+
+/* A predicted loss and its three terms. */
+typedef struct tco_loss {
+    size_t size;                 /* sizeof(tco_loss) */
+    double loss;                 /* nats per token: irreducible + params_term + data_term */
+    double irreducible;          /* e */
+    double params_term;          /* a / params^alpha */
+    double data_term;            /* b / tokens^beta */
+    double params;               /* N */
+    double tokens;               /* D */
+} tco_loss;
+
+/* The loss of a model of `params` parameters trained on `tokens` tokens
+ * (both finite, at least 1). law NULL: TCO_FIT_HOFFMANN_2022. A constant
+ * out of range fails naming it ("law.alpha"). */
+TCO_API int tco_loss_at(tco_loss *out, const tco_scaling_law *law, double params, double tokens,
+                        tco_error *err);
+/* The loss of a frozen workload's run: N = params_active (params_total
+ * when 0), D = tokens x epochs (every token trained counts, repeated or
+ * not). */
+TCO_API int tco_loss_predict(tco_loss *out, const tco_scaling_law *law, const tco_workload *w,
+                             tco_error *err);
+
+/* Run b against run a: the loss bought per unit of money and of compute. */
+typedef struct tco_loss_gain {
+    size_t size;                 /* sizeof(tco_loss_gain) */
+    double loss_a, loss_b;       /* nats per token */
+    double total_a, total_b;     /* cur, all runs (tco_estimate.total) */
+    double flops_a, flops_b;     /* FLOP, all runs (train_flops x runs) */
+    double loss_reduction;       /* loss_a - loss_b, nats per token */
+    double extra_cost;           /* total_b - total_a, cur */
+    double loss_per_cost;        /* loss_reduction / extra_cost, nats per token per cur; 0 when the
+                                    totals are equal. Negative: one run is both cheaper and better */
+    double loss_per_exaflop;     /* loss_reduction / ((flops_b - flops_a) / 1e18), nats per token per
+                                    EFLOP; 0 when the FLOPs are equal */
+    int32_t cost_ratio_defined;  /* 1: the totals differ and loss_per_cost is the ratio */
+    int32_t flops_ratio_defined; /* 1: the FLOPs differ and loss_per_exaflop is the ratio */
+} tco_loss_gain;
+
+/* Prices runs a and b as tco_estimate_compute does, predicts their losses,
+ * and divides. Both pricing tables must share a currency (else
+ * TCO_E_INCONSISTENT naming TCO_P_CURRENCY); a run that cannot be priced
+ * fails with its estimate's error, "run a: " or "run b: " first. */
+TCO_API int tco_loss_per_cost(tco_loss_gain *out, const tco_scaling_law *law, const tco_topology *ta,
+                              const tco_workload *wa, const tco_pricing *pa, const tco_topology *tb,
+                              const tco_workload *wb, const tco_pricing *pb, tco_error *err);
+
+/* Where a compute-optimal run stopped against the limits of its search. */
+typedef enum tco_optimum_limit {
+    TCO_OPTIMUM_INTERIOR = 0,       /* inside the limits: a true optimum */
+    TCO_OPTIMUM_PARAMS_MIN = 1,     /* at the smallest model the table allows */
+    TCO_OPTIMUM_PARAMS_MAX = 2,     /* at the largest model the table allows */
+    TCO_OPTIMUM_TOKENS_MAX = 3,     /* at the most tokens the table allows (1e17 x epochs) */
+    TCO_OPTIMUM_LARGEST_MODEL = 4   /* at the largest model the budget runs at all, on next to no
+                                       tokens: the law gives the data no weight (b = 0) */
+} tco_optimum_limit;
+
+/* The model size and token count that minimise the predicted loss within
+ * a budget, and their run. */
+typedef struct tco_optimum {
+    size_t size;                 /* sizeof(tco_optimum) */
+    int32_t evaluations;         /* estimates the search priced */
+    int32_t limit;               /* a tco_optimum_limit */
+    double params;               /* N: params_active (params_total for a dense model) */
+    double params_total;         /* params_total of the run (N / the workload's active share) */
+    double tokens;               /* D: tokens trained, tokens x epochs */
+    double tokens_per_param;     /* D / N */
+    double loss;                 /* nats per token, at (N, D) */
+    double total;                /* cur, all runs: at most the budget */
+    double train_flops;          /* FLOP per run */
+} tco_optimum;
+
+/* The compute-optimal run for a budget (cur, all runs: tco_estimate.total)
+ * under the full cost model: the workload's run with its parameters
+ * (params_total, and params_active in the same proportion) and its tokens
+ * changed, everything else as given (cluster, job, layout, mfu, epochs,
+ * prices). For each N the most tokens the budget buys are found by a
+ * bracketed root search (the total rises with tokens); the loss is then
+ * minimised over log N by Brent's method, N from params_total's bounds
+ * down to the largest model that still runs within the budget. estimate
+ * (may be NULL; its size set by the caller) receives the run's estimate,
+ * the cost by category. A budget not finite or not positive is refused
+ * naming "budget"; one below the smallest run's total is
+ * TCO_E_INCONSISTENT with that total; a workload whose FLOPs or time do
+ * not follow from N and D (total_flops or run_accelerator_hours set) is
+ * TCO_E_INCONSISTENT naming it. Allocates nothing; about 30 KB of stack.
+ * On failure nothing is written. */
+TCO_API int tco_compute_optimal(tco_optimum *out, tco_estimate *estimate, const tco_scaling_law *law,
+                                double budget, const tco_topology *t, const tco_workload *w,
+                                const tco_pricing *p, tco_error *err);
+
+/* ------------------------------------------------------------------------
  * Usage records: who used what, as a cluster operator has it (since 1.1;
  * doc/records.md)
  * ------------------------------------------------------------------------ */
@@ -1487,6 +1612,105 @@ typedef struct tco_lifetime {
 TCO_API int tco_lifetime_compute(tco_lifetime *out, tco_lifetime_year *years, size_t year_size, size_t n_years,
                                  const tco_lifetime_request *request, const tco_topology *topology,
                                  const tco_workload *workload, const tco_pricing *pricing, tco_error *err);
+
+/* ------------------------------------------------------------------------
+ * Serving: the fleet a request or token rate series needs at a latency
+ * target, split fixed vs elastic, and its cost per million tokens
+ * (since 1.1; doc/model.md, "Serving")
+ * ------------------------------------------------------------------------ */
+
+/* The unit of a serving rate series. */
+typedef enum tco_serve_rate {
+    TCO_SERVE_REQUESTS_PER_SECOND = 0,      /* requests arriving per second */
+    TCO_SERVE_OUTPUT_TOKENS_PER_SECOND = 1  /* output tokens generated per second */
+} tco_serve_rate;
+
+/* What bounds the batch a replica decodes. */
+typedef enum tco_serve_limit {
+    TCO_SERVE_LIMIT_LATENCY = 0,   /* time_per_output_token */
+    TCO_SERVE_LIMIT_MEMORY = 1,    /* the KV cache the replica's memory holds */
+    TCO_SERVE_LIMIT_MAX_BATCH = 2  /* request.max_batch */
+} tco_serve_limit;
+
+/* "latency", "memory", "max_batch"; NULL past the last. */
+TCO_API const char *tco_serve_limit_name(int32_t limit);
+
+/* The traffic and the targets; tco_serve_request_init sets the defaults.
+ * The model is the workload's (params_total, params_active, layers,
+ * hidden_size, heads, kv_heads, attention_width, precision), the
+ * accelerator the topology's. */
+typedef struct tco_serve_request {
+    size_t size;                   /* sizeof(tco_serve_request) */
+    const double *rate;            /* n values of 0 or more, one per interval, in rate_unit */
+    size_t n;
+    double interval_seconds;       /* length of one point, 0.0036 to 3.6e9 s (default 60) */
+    int32_t rate_unit;             /* a tco_serve_rate (default requests per second) */
+    int32_t tensor_parallel;       /* accelerators per replica, 1 to 4096; 0 (default): the least
+                                    * power of two up to accelerators_per_node whose memory holds
+                                    * the weights and one request */
+    double prompt_tokens;          /* per request, mean, 0 to 1e7 (default 1024) */
+    double output_tokens;          /* per request, mean, 1 to 1e7 (default 256) */
+    double time_per_output_token;  /* s, the target: above 0, at most 3600 (default 0.1) */
+    double time_to_first_token;    /* s, the target: 0 none (default), else at most 86400 */
+    double flops_share;            /* achieved share of peak FLOP/s, above 0 to 1 (default 0.5) */
+    double bandwidth_share;        /* achieved share of peak memory bandwidth, above 0 to 1 (default 0.7) */
+    double memory_share;           /* of memory, the share weights and KV cache may use, above 0 to 1
+                                    * (default 0.9) */
+    double max_batch;              /* most sequences a replica decodes at once: 0 none, else a whole
+                                    * number 1 to 1e7 (default 256) */
+    double memory_bandwidth_bytes_per_s; /* per accelerator, B/s: 0 (default) the catalogue's; the
+                                          * custom accelerator needs it; else 1e6 to 1e15 */
+} tco_serve_request;
+
+TCO_API void tco_serve_request_init(tco_serve_request *request);
+
+/* One replica at the batch the targets allow, and the fleet over the
+ * series. Money in the pricing table's currency. */
+typedef struct tco_serving {
+    size_t size;                            /* sizeof(tco_serving) */
+    int32_t tensor_parallel;                /* accelerators per replica */
+    int32_t batch_limit;                    /* a tco_serve_limit */
+    double batch;                           /* sequences decoded together per replica */
+    double max_batch_memory;                /* the most the replica's memory holds */
+    double memory_bandwidth_bytes_per_s;    /* per accelerator, the peak used */
+    double peak_flops;                      /* per accelerator, FLOP/s, at the precision */
+    double weight_bytes;                    /* of the model: params_total x bytes at the precision */
+    double kv_bytes_per_token;              /* K and V of one token over all layers */
+    double prefill_seconds;                 /* one prompt: the least time to first token */
+    double step_seconds;                    /* one decode step of the batch */
+    double time_per_output_token;           /* s, at the batch, prefills' stalls included */
+    double min_time_per_output_token;       /* s, at batch 1: the least the replica reaches */
+    double replica_output_tokens_per_second;
+    double replica_requests_per_second;
+    double output_tokens_per_accelerator_second;
+    double hours;                           /* n x interval */
+    double requests, prompt_tokens, output_tokens; /* served over the series */
+    double peak_accelerators, mean_accelerators, accelerator_hours;
+    double fixed_accelerators;              /* the split's baseline (reserved) */
+    double fixed_cost, elastic_cost, total_cost; /* the split's */
+    double reserved_utilisation;
+    double cost_per_million_output_tokens;  /* total_cost / output_tokens x 1e6; 0 with no tokens */
+    double cost_per_million_tokens;         /* the same over prompt and output tokens */
+} tco_serving;
+
+/* The accelerators request->rate needs at each point, and what the fleet
+ * costs (doc/model.md, "Serving"): a replica of tensor_parallel
+ * accelerators decodes the largest batch whose time per output token
+ * (memory-bound roofline, prefills stalling the decodes) meets the target
+ * and whose KV cache fits; each point needs tensor_parallel x ceil(rate /
+ * the replica's throughput) accelerators; that series is split fixed vs
+ * elastic as tco_capacity_split splits it (the workload's
+ * interruptible_share, the pricing table's rates), priced per million
+ * tokens served. split may be NULL, or a tco_split (its size set) that
+ * gets the whole split. needed may be NULL with n_needed 0, or hold
+ * n_needed >= request->n values: the accelerators of each point. Errors
+ * name the request's field ("request.time_per_output_token"); a target
+ * below what one replica reaches at batch 1 is TCO_E_INCONSISTENT and
+ * says the least reachable. On failure nothing is written. Allocates what
+ * tco_capacity_split does (the selection of the baseline), nothing else. */
+TCO_API int tco_serving_compute(tco_serving *out, tco_split *split, double *needed, size_t n_needed,
+                                const tco_serve_request *request, const tco_topology *topology,
+                                const tco_workload *workload, const tco_pricing *pricing, tco_error *err);
 
 /* ------------------------------------------------------------------------
  * FOCUS export: an attribution as FinOps FOCUS 1.2 cost and usage rows

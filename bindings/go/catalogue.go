@@ -19,7 +19,8 @@ type Accelerator struct {
 	Name, Vendor          string
 	BF16FLOPS, FP8FLOPS   float64 // dense peaks, FLOP/s
 	MemoryBytes, TDPWatts float64
-	Source                string // the datasheet
+	MemoryBandwidthBps    float64 // peak memory (HBM) bandwidth, B/s; 0 for custom
+	Source                string  // the datasheet
 	OnDemandPerHour       float64
 	ReservedPerHour       float64 // a term paid in full
 	SpotPerHour           float64
@@ -42,7 +43,8 @@ func Accelerators() ([]Accelerator, error) {
 			ID: int32(a.id), Name: C.GoString(a.name), Vendor: C.GoString(a.vendor),
 			BF16FLOPS: float64(a.bf16_flops), FP8FLOPS: float64(a.fp8_flops),
 			MemoryBytes: float64(a.memory_bytes), TDPWatts: float64(a.tdp_watts), Source: C.GoString(a.source),
-			OnDemandPerHour: float64(a.on_demand_per_accel_hour), ReservedPerHour: float64(a.reserved_per_accel_hour),
+			MemoryBandwidthBps: float64(a.memory_bandwidth_bytes_per_s),
+			OnDemandPerHour:    float64(a.on_demand_per_accel_hour), ReservedPerHour: float64(a.reserved_per_accel_hour),
 			SpotPerHour: float64(a.spot_per_accel_hour), CapexPerAccelerator: float64(a.capex_per_accelerator),
 			PriceSource: C.GoString(a.price_source),
 		})

@@ -71,6 +71,12 @@
 // of uncertain inputs (MonteCarloDraw gives the draws), the same for any
 // number of threads.
 //
+// LossAt and PredictLoss give the loss a scaling law (ScalingLaw; nil for
+// Hoffmann et al. 2022) predicts for a run, LossPerCost the loss one run
+// buys over another per unit of money, and ComputeOptimal the model size and
+// token count of least predicted loss within a budget under the full cost
+// model.
+//
 // # Usage records and attribution
 //
 // ReadSacct and ReadCSV read usage records (who held which accelerators
@@ -90,6 +96,13 @@
 // ComputeLifetime prices the cluster over years: each category split into
 // fixed and variable, the unused capacity and commitment, the cash with a
 // refresh and salvage, its net present value.
+//
+// # Serving
+//
+// Serve sizes the fleet that serves the workload's model: a replica's
+// batch within a latency target and its memory, the accelerators each
+// point of a request or token rate series needs, their fixed/elastic Split
+// and the cost per million tokens.
 //
 // # Placement pricing
 //

@@ -8,7 +8,7 @@ import "testing"
 // then update the size.
 func TestLayoutsAreMapped(t *testing.T) {
 	want := map[string]uintptr{
-		"tco_accelerator": 112,
+		"tco_accelerator": 120,
 		// progress and progress_user are left out: a Go callback would cross
 		// cgo on every 65,536 records, and Go callers have their own progress.
 		"tco_attribution_request": 64,
@@ -33,8 +33,14 @@ func TestLayoutsAreMapped(t *testing.T) {
 		"tco_pool":                48,
 		"tco_price":               80,
 		"tco_record":              104,
+		"tco_loss":                56,
+		"tco_loss_gain":           96,
+		"tco_optimum":             72,
+		"tco_scaling_law":         56,
 		"tco_sizing":              72,
 		"tco_split":               176,
+		"tco_serve_request":       112,
+		"tco_serving":             232,
 		"tco_summary":             80,
 		"tco_swing":               80,
 		"tco_target":              48,

@@ -63,6 +63,31 @@ static inline double ksum_total(const ksum *k)
     return s + (c + k->c[0] + k->c[1] + k->c[2] + k->c[3]);
 }
 
+/* ---- the fixed/elastic split (split.c), for a room that makes its own
+ * demand series (serving: accelerators from a token rate) ---- */
+
+/* What an accelerator-hour above the baseline costs: the interruptible
+ * share on spot (with its overhead) where that beats on demand. */
+typedef struct {
+    double on_demand, reserved; /* the pricing table's, list prices resolved */
+    double overhead, spot_rate, spot_share, elastic;
+} elastic_rates;
+/* The rates the split charges, or a failure naming the rate missing. */
+int tco__split_rates(elastic_rates *r, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err);
+/* Share of time demand may exceed the baseline at the optimum. */
+double tco__split_target_exceedance(const elastic_rates *r);
+/* A series summed against baseline b: sum of min(x, b), of x - min(x, b),
+ * of x, the peak, and how many x lie above b. */
+typedef struct {
+    double used, excess, all, peak;
+    size_t above;
+} split_sums;
+/* The split (this version's struct, whole) of n points of dt hours from
+ * their sums: TCO_OK, or TCO_E_RANGE naming input when a figure
+ * overflows. out is written only on success. */
+int tco__split_finish(tco_split *out, double b, const split_sums *sums, size_t n, double dt,
+                      const elastic_rates *r, const char *input, tco_error *err);
+
 /* Puts the k-th smallest of a[left..right] at a[k], smaller before it and
  * larger after (Floyd and Rivest's SELECT; series.c). */
 void tco__select_kth(double *a, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k);

@@ -31,15 +31,7 @@ static double spot_overhead(const tco_obj *t, const tco_obj *w, const tco_obj *p
     return on_spot / off_spot - 1;
 }
 
-/* The split for baseline b over a checked series. */
-/* What an accelerator-hour above the baseline costs: the interruptible
- * share on spot (with its overhead) where that beats on demand. */
-typedef struct {
-    double on_demand, reserved; /* the pricing table's, list prices resolved */
-    double overhead, spot_rate, spot_share, elastic;
-} elastic_rates;
-
-static int rates_get(elastic_rates *r, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
+int tco__split_rates(elastic_rates *r, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
 {
     /* The baseline is reserved, the rest on demand; spot is an option,
      * left out where it has no price. */
@@ -61,8 +53,7 @@ static int rates_get(elastic_rates *r, const tco_obj *t, const tco_obj *w, const
     return TCO_OK;
 }
 
-/* Share of time demand may exceed the baseline at the optimum. */
-static double target_exceedance(const elastic_rates *r)
+double tco__split_target_exceedance(const elastic_rates *r)
 {
     return r->elastic > 0 ? fmin(1, r->reserved / r->elastic) : 1;
 }
@@ -71,10 +62,9 @@ static int split_fill(tco_split *out, double b, const double *d, size_t n, doubl
                       const tco_obj *w, const tco_obj *p, tco_error *err)
 {
     elastic_rates r;
-    int rc = rates_get(&r, t, w, p, err);
+    int rc = tco__split_rates(&r, t, w, p, err);
     if (rc)
         return rc;
-    double od = r.on_demand;
 
     /* One pass: the three sums, the count above, the peak, and the check.
      * Blocks of BLOCK points are summed plainly (error about BLOCK x eps),
@@ -105,35 +95,47 @@ static int split_fill(tco_split *out, double b, const double *d, size_t n, doubl
     }
     if (bad)
         return tco__series_check(d, n, "demand", err);
+    split_sums sums = { ksum_total(&used), ksum_total(&excess), ksum_total(&all), peak, above };
+    tco_split s;
+    if ((rc = tco__split_finish(&s, b, &sums, n, dt, &r, "demand", err)))
+        return rc;
+    sized_fill(out, &s, sizeof s);
+    return TCO_OK;
+}
+
+int tco__split_finish(tco_split *out, double b, const split_sums *sums, size_t n, double dt,
+                      const elastic_rates *r, const char *input, tco_error *err)
+{
+    double od = r->on_demand;
     tco_split s;
     memset(&s, 0, sizeof s);
     s.size = sizeof s;
     s.baseline = b;
     s.hours = (double)n * dt;
-    s.exceedance = (double)above / (double)n;
-    s.elastic_rate = r.elastic;
-    s.target_exceedance = target_exceedance(&r);
-    s.demand_accelerator_hours = ksum_total(&all) * dt;
+    s.exceedance = (double)sums->above / (double)n;
+    s.elastic_rate = r->elastic;
+    s.target_exceedance = tco__split_target_exceedance(r);
+    s.demand_accelerator_hours = sums->all * dt;
     s.reserved_accelerator_hours = b * s.hours;
-    s.reserved_used_hours = ksum_total(&used) * dt;
+    s.reserved_used_hours = sums->used * dt;
     s.reserved_utilisation = b > 0 ? s.reserved_used_hours / s.reserved_accelerator_hours : 0;
-    double elastic_hours = ksum_total(&excess) * dt;
-    s.spot_accelerator_hours = r.spot_share * elastic_hours;
+    double elastic_hours = sums->excess * dt;
+    s.spot_accelerator_hours = r->spot_share * elastic_hours;
     s.on_demand_accelerator_hours = elastic_hours - s.spot_accelerator_hours;
-    s.spot_overhead_share = r.overhead;
-    s.fixed_cost = s.reserved_accelerator_hours * r.reserved;
+    s.spot_overhead_share = r->overhead;
+    s.fixed_cost = s.reserved_accelerator_hours * r->reserved;
     s.on_demand_cost = s.on_demand_accelerator_hours * od;
-    s.spot_cost = s.spot_accelerator_hours * r.spot_rate;
+    s.spot_cost = s.spot_accelerator_hours * r->spot_rate;
     s.elastic_cost = s.on_demand_cost + s.spot_cost;
     s.total_cost = s.fixed_cost + s.elastic_cost;
     s.all_on_demand_cost = s.demand_accelerator_hours * od;
-    s.reserve_peak_cost = peak * s.hours * r.reserved;
+    s.reserve_peak_cost = sums->peak * s.hours * r->reserved;
     s.savings_vs_on_demand = s.all_on_demand_cost - s.total_cost;
     s.savings_vs_peak = s.reserve_peak_cost - s.total_cost;
-    if ((rc = tco__finite_result(&s.baseline, (sizeof s - offsetof(tco_split, baseline)) / sizeof(double), "demand",
-                                 err)))
+    int rc = tco__finite_result(&s.baseline, (sizeof s - offsetof(tco_split, baseline)) / sizeof(double), input, err);
+    if (rc)
         return rc;
-    sized_fill(out, &s, sizeof s);
+    *out = s;
     return TCO_OK;
 }
 
@@ -173,9 +175,9 @@ int tco_capacity_split(tco_split *out, const double *demand, size_t n, double in
      * r_res / e of the points lie above b: the optimum is the order
      * statistic with floor(n r_res / e) points above it. */
     elastic_rates r;
-    if ((rc = rates_get(&r, &t->o, &w->o, &p->o, err)))
+    if ((rc = tco__split_rates(&r, &t->o, &w->o, &p->o, err)))
         return rc;
-    double allowed = floor(target_exceedance(&r) * (double)n);
+    double allowed = floor(tco__split_target_exceedance(&r) * (double)n);
     double b = 0;
     if (allowed < (double)n) {
         rc = tco__select_kth_in_place(&b, demand, n, n - 1 - (size_t)allowed);

@@ -11,13 +11,7 @@
 #define W(k) (w->v[IX_##k])
 #define P(k) (p->v[IX_##k])
 
-/* The model's shape, as far as the attention term and the activations
- * need it: nothing when layers is not given (the term is left out). */
-typedef struct shape {
-    double layers, hidden, width, heads, kv_heads;
-} shape;
-
-static void shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags)
+void tco__shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags)
 {
     memset(s, 0, sizeof *s);
     if (W(LAYERS) == 0) {
@@ -197,7 +191,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     uint64_t flags = 0;
     double active = W(PARAMS_ACTIVE) > 0 ? W(PARAMS_ACTIVE) : W(PARAMS_TOTAL);
     shape sh;
-    shape_of(&sh, w, active, &flags);
+    tco__shape_of(&sh, w, active, &flags);
     double attn = 12 * sh.layers * sh.width * W(SEQ_LEN) * (W(ATTENTION) == ATTENTION_CAUSAL ? 0.5 : 1);
     double model_fpt = 6 * active + attn;
     double extra = W(RECOMPUTE) == RECOMPUTE_FULL ? 2 * active + attn / 3

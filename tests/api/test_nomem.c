@@ -82,6 +82,9 @@ struct ctx {
     uint8_t part_bytes[65536];
     size_t part_len;
     tco_attribution *settled;
+    tco_workload *ws; /* a served model: the defaults with a shape */
+    tco_serving serving;
+    double needed[1000];
 };
 
 static const char records_csv[] =
@@ -136,6 +139,16 @@ static int call_split(ctx *c, tco_error *err)
 {
     c->split.size = sizeof c->split;
     return tco_capacity_split(&c->split, c->demand, 1000, 1, c->t, c->w, c->p, err);
+}
+static int call_serving(ctx *c, tco_error *err)
+{
+    tco_serve_request q;
+    tco_serve_request_init(&q);
+    q.rate = c->demand;
+    q.n = 1000;
+    c->serving.size = sizeof c->serving;
+    c->split.size = sizeof c->split;
+    return tco_serving_compute(&c->serving, &c->split, c->needed, 1000, &q, c->t, c->ws, c->p, err);
 }
 static int call_summarise(ctx *c, tco_error *err)
 {
@@ -323,6 +336,11 @@ static void test_every_allocation_fails_cleanly(void **state)
     assert_true(inject("tco_demand_percentiles", &c, call_percentiles, NULL) >= 1);
     assert_true(inject("tco_capacity_for_unmet", &c, call_unmet, NULL) >= 1);
     assert_true(inject("tco_capacity_split", &c, call_split, NULL) >= 1);
+    assert_int_equal(tco_workload_new(&c.ws, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(c.ws, TCO_P_LAYERS, 80, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(c.ws, NULL), TCO_OK);
+    assert_true(inject("tco_serving_compute", &c, call_serving, NULL) >= 1);
+    tco_workload_free(c.ws);
     assert_true(inject("tco_summarise", &c, call_summarise, NULL) >= 1);
     assert_true(inject("tco_rank_correlation", &c, call_rank, NULL) >= 1);
     assert_true(inject("tco_monte_carlo", &c, call_monte_carlo, NULL) >= 1);

@@ -24,7 +24,10 @@ from .decide import (DISTRIBUTIONS, SERIES, Bands, Comparison, Distribution, Opt
 from .records import Attribution, Part, Records, attribute, attribute_part, from_pandas, read_csv, read_sacct
 from .waste import Waste, find_waste, find_waste_part
 from .lifetime import Lifetime, lifetime
+from .serving import Serving, serve
 from .catalogue import accelerators, rate
+from .value import (FITS, Frontier, Loss, LossGain, Optimum, ScalingLaw, compute_optimal, loss, loss_frontier,
+                    loss_per_cost, scaling_law)
 
 __version__ = ffi.string(lib.tco_version_string()).decode()
 if __version__.split(".")[0] != ffi.string(lib.tco_version_header()).decode().split(".")[0]:

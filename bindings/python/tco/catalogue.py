@@ -11,8 +11,8 @@ _RATES = ("on_demand_per_accel_hour", "reserved_per_accel_hour", "spot_per_accel
 
 
 def accelerators():
-    """The catalogue as a DataFrame indexed by name: datasheet figures and
-    list prices (USD; 0 where none is published), each with its source."""
+    """The catalogue as a DataFrame indexed by name: datasheet figures
+    (memory bandwidth in B/s among them) and list prices (USD; 0 where none is published), each with its source."""
     pd = _optional("pandas")
     err, rows = new_error(), []
     for i in range(lib.tco_accelerator_count()):
@@ -22,7 +22,7 @@ def accelerators():
         rows.append({
             "name": ffi.string(a.name).decode(), "vendor": ffi.string(a.vendor).decode(),
             "bf16_flops": a.bf16_flops, "fp8_flops": a.fp8_flops, "memory_bytes": a.memory_bytes,
-            "tdp_watts": a.tdp_watts, "source": ffi.string(a.source).decode(),
+            "memory_bandwidth_bytes_per_s": a.memory_bandwidth_bytes_per_s, "tdp_watts": a.tdp_watts, "source": ffi.string(a.source).decode(),
             **{name: getattr(a, name) for name in _RATES},
             "price_source": ffi.string(a.price_source).decode(),
         })
