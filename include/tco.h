@@ -1614,6 +1614,99 @@ TCO_API int tco_lifetime_compute(tco_lifetime *out, tco_lifetime_year *years, si
                                  const tco_workload *workload, const tco_pricing *pricing, tco_error *err);
 
 /* ------------------------------------------------------------------------
+ * A programme of stages: pretraining to evaluation on one cluster, one
+ * pricing table and one store (since 1.1; doc/model.md, section 21)
+ * ------------------------------------------------------------------------ */
+
+/* What a stage of the programme is (append-only). */
+typedef enum tco_stage_kind {
+    TCO_STAGE_PRETRAINING = 1,
+    TCO_STAGE_CONTEXT_EXTENSION = 2,
+    TCO_STAGE_SUPERVISED_FINE_TUNING = 3,
+    TCO_STAGE_PREFERENCE_TUNING = 4,
+    TCO_STAGE_EVALUATION = 5,
+    TCO_STAGE_SWEEP = 6,    /* the workload's runs run side by side, in waves */
+    TCO_STAGE_ABLATION = 7  /* likewise */
+} tco_stage_kind;
+
+/* "pretraining", "context_extension", ...; NULL for a value that is no kind. */
+TCO_API const char *tco_stage_kind_name(int32_t kind);
+
+#define TCO_STAGE_START (-1) /* tco_stage.after: the stage starts at the programme's start */
+#define TCO_STAGES_MAX 256   /* stages in one programme */
+
+/* One stage: an input struct (the library reads what it knows and refuses
+ * a non-zero tail it does not). Every element of the array has the size of
+ * stages[0]. */
+typedef struct tco_stage {
+    size_t size;                   /* sizeof(tco_stage) */
+    int32_t kind;                  /* a tco_stage_kind */
+    int32_t after;                 /* index of an earlier stage it starts after, or TCO_STAGE_START */
+    const char *name;              /* for messages; may be NULL; not kept */
+    const tco_workload *workload;  /* frozen; its runs parameter is the stage's runs */
+    int32_t versions_kept;         /* 0 to 1e6: checkpoints of the stage kept to the programme's end */
+} tco_stage;
+
+/* A stage priced in its programme. Money in the currency, times in hours
+ * from the programme's start. */
+typedef struct tco_stage_result {
+    size_t size;                          /* sizeof(tco_stage_result) */
+    int32_t kind;
+    int32_t after;
+    double estimate_total;                /* tco_estimate_compute's total for the stage */
+    double cluster_share;                 /* cost share of the estimate charged: see section 21 */
+    double total;                         /* estimate_total x cluster_share: the sum of cost[] */
+    double cost[TCO_CATEGORY_SLOTS];      /* the estimate's cost[] x cluster_share */
+    double share;                         /* total / the programme's total */
+    double start_hours, end_hours;
+    double accelerators;                  /* held while it runs: job accelerators x concurrent runs */
+    double runs;                          /* the workload's runs */
+    double concurrent_runs;               /* runs side by side (1 unless a sweep or an ablation) */
+    double waves;                         /* runs / concurrent_runs, rounded up */
+    double cost_per_run;                  /* total / runs */
+    double effective_accelerator_hours;   /* the estimate's */
+    double cost_per_effective_accelerator_hour;
+    double cost_per_million_tokens;       /* total per million tokens trained (all runs) */
+    double store_gb;                      /* versions_kept x the checkpoint: what it adds to the store */
+} tco_stage_result;
+
+typedef struct tco_programme {
+    size_t size;                          /* sizeof(tco_programme) */
+    int32_t stages;                       /* n */
+    double total;                         /* stages_total + storage_lifecycle, in that order */
+    double cost[TCO_CATEGORY_SLOTS];      /* the stages' cost[] added, storage_lifecycle in storage */
+    double share[TCO_CATEGORY_SLOTS];     /* cost[] / total */
+    double stages_total;                  /* the stages' totals added in their order */
+    double storage_lifecycle;             /* the versions kept, hot from their stage's end to the end */
+    double makespan_hours, makespan_months;
+    double cluster_accelerators;          /* the topology's */
+    double peak_accelerators;             /* the most held at once */
+    double accelerator_hours;             /* held by the stages */
+    double utilisation;                   /* accelerator_hours / (cluster x makespan) */
+    double runs;                          /* all stages' */
+    double cost_per_experiment;           /* total / runs */
+    double store_gb;                      /* the versions kept, at the programme's end */
+    double store_growth_gb_per_month;     /* store_gb / makespan_months */
+} tco_programme;
+
+/* Prices a programme of n stages (1 to TCO_STAGES_MAX) on one frozen
+ * topology and pricing table (doc/model.md, section 21): each stage's
+ * estimate as tco_estimate_compute gives it, its place on the time line
+ * (it starts when stages[after] ends; a sweep's or ablation's runs run in
+ * waves of as many as the accelerators earlier stages leave free at its
+ * start allow), its share of the cluster's hours while stages overlap, and
+ * the store of the versions kept. results holds n structs of result_size
+ * bytes (sizeof(tco_stage_result) as the caller knows it, a multiple of
+ * 8, at most 65,536), or is NULL with result_size 0. Errors name the
+ * stage ("stages[2].after", "stages[1] (sft): ..."); a stage whose job is
+ * larger than the cluster, or stages holding more accelerators at once
+ * than it has, fail with TCO_E_INCONSISTENT naming both stages and the
+ * hour. On failure nothing is written. Allocates nothing. */
+TCO_API int tco_programme_compute(tco_programme *out, tco_stage_result *results, size_t result_size,
+                                  const tco_stage *stages, size_t n, const tco_topology *topology,
+                                  const tco_pricing *pricing, tco_error *err);
+
+/* ------------------------------------------------------------------------
  * Serving: the fleet a request or token rate series needs at a latency
  * target, split fixed vs elastic, and its cost per million tokens
  * (since 1.1; doc/model.md, "Serving")
@@ -1837,6 +1930,100 @@ TCO_API size_t tco_findings_count(const tco_findings *w);
 TCO_API int tco_findings_at(tco_finding *out, const tco_findings *w, size_t i, tco_error *err);
 /* The findings' cost added up (cur). */
 TCO_API double tco_findings_total(const tco_findings *w);
+
+/* ------------------------------------------------------------------------
+ * What each saving costs in return (doc/model.md, section 22). Since 1.1.
+ * ------------------------------------------------------------------------ */
+
+/* An optimisation the estimate prices. Values are permanent; 7 and 8 are
+ * kept for a smaller reserved baseline and a tighter idle reclaim, which
+ * the estimate does not price yet. */
+typedef enum tco_saving_kind {
+    TCO_SAVING_METRICS_INTERVAL = 1,     /* coarser metric sampling: a longer metrics_interval_seconds (s) */
+    TCO_SAVING_LOG_RETENTION = 2,        /* shorter log_retention_days (d) */
+    TCO_SAVING_CHECKPOINT_RETENTION = 3, /* fewer checkpoint_retention checkpoints kept hot (a count) */
+    TCO_SAVING_CHECKPOINT_INTERVAL = 4,  /* rarer checkpoints: a longer interval than the one used (h) */
+    TCO_SAVING_FEWER_REPLICAS = 5,       /* fewer database_instances, the service's replicas (a count) */
+    TCO_SAVING_MORE_SPOT = 6             /* a larger spot_share of the rented accelerators */
+} tco_saving_kind;
+
+/* How a tradeoff comes out. */
+typedef enum tco_verdict {
+    TCO_VERDICT_WORTH_IT = 1,  /* it saves, and more than its side-effect costs */
+    TCO_VERDICT_FLAGGED = 2,   /* it saves, but its side-effect costs more */
+    TCO_VERDICT_NO_SAVING = 3  /* the estimate does not fall: no saving to weigh */
+} tco_verdict;
+
+/* One saving to weigh, and the side-effect model's inputs;
+ * tco_saving_init sets kind and value to 0 and every input to its default. */
+typedef struct tco_saving {
+    size_t size;                          /* sizeof(tco_saving) */
+    int32_t kind;                         /* a tco_saving_kind (0 for tco_tradeoffs) */
+    double value;                         /* the new value, in the kind's unit, a cut from the current one
+                                             (0 for tco_tradeoffs) */
+    double staff_cost_per_hour;           /* cur/h of diagnosis; -1 (default): the pricing's staff_per_fte_year /
+                                             staff_hours_per_fte_year; else 0 to 1e6 */
+    double log_needed_share;              /* of failures, the share whose logs are looked up (default 0.5); 0 to 1 */
+    double incident_age_days;             /* mean age of a failure's logs when looked up, exponential (default 7);
+                                             above 0 to 36500 */
+    double rediagnosis_hours;             /* staff hours added when the logs are gone (default 4); 0 to 1e4 */
+    double checkpoint_corrupt_probability;/* that a kept checkpoint cannot be restored (default 0.01); 0 to 1 */
+    double replica_availability;          /* of one replica, failing independently (default 0.99); above 0 to 1 */
+} tco_saving;
+
+TCO_API void tco_saving_init(tco_saving *saving);
+
+/* A saving and what it costs in return, in cur over the estimate's runs. */
+typedef struct tco_tradeoff {
+    size_t size;                          /* sizeof(tco_tradeoff) */
+    int32_t kind;                         /* the tco_saving_kind */
+    int32_t status;                       /* TCO_OK; in tco_tradeoffs, why the row could not be priced (then 0 below) */
+    int32_t verdict;                      /* a tco_verdict */
+    int32_t flagged;                      /* 1: verdict is TCO_VERDICT_FLAGGED */
+    int32_t in_estimate;                  /* 1: the estimate itself prices the side-effect (failures waste);
+                                             saving is then before it and net is the estimate's difference */
+    double current_value, new_value;      /* in the kind's unit (the interval used, not 0 for Daly's) */
+    double total_before, total_after;     /* the two estimates' totals, cur */
+    double saving;                        /* cur: what the cut takes off the bill, side-effect aside */
+    double side_effect;                   /* in tco_saving_side_effect_unit(kind) */
+    double side_effect_accelerator_hours; /* accelerator-hours it holds idle or loses (0 for staff hours) */
+    double side_effect_cost;              /* cur */
+    double net;                           /* saving - side_effect_cost */
+} tco_tradeoff;
+
+/* "metrics_interval", ...; "longer failure detection: the job's accelerators
+ * wait", ...; the side-effect's unit ("h", "accelerator-h", "1"). NULL for an
+ * unknown kind. Static strings. */
+TCO_API const char *tco_saving_name(int32_t kind);
+TCO_API const char *tco_saving_side_effect(int32_t kind);
+TCO_API const char *tco_saving_side_effect_unit(int32_t kind);
+
+/* Weighs one saving (doc/model.md, section 22): the estimate of the
+ * scenario as given and of a private variant with the kind's parameter at
+ * saving->value give the saving; the side-effect is priced by the kind's
+ * model, or read from the two estimates where they price it
+ * (in_estimate). value must cut: larger than the current interval, share
+ * or interval used; smaller than the current retention or count (1 at
+ * least for counts, whole). Errors name the field ("saving.value",
+ * "saving.log_needed_share") with its allowed range; a NULL, a size, a
+ * handle not frozen or of the wrong kind, a scenario that does not price
+ * as given or at the new value. On failure *out is untouched. Allocates
+ * nothing; about 25 KB of stack. */
+TCO_API int tco_tradeoff_compute(tco_tradeoff *out, const tco_saving *saving, const tco_topology *t,
+                                 const tco_workload *w, const tco_pricing *p, tco_error *err);
+
+/* Every kind that can cut this scenario, at suggested values: sampling
+ * interval doubled, log retention halved, hot checkpoints halved (at least
+ * 1), checkpoint interval doubled, spot share + 0.2 (at most what the
+ * reserved share leaves), one database instance fewer. A kind with nothing
+ * to cut (retention 0, one checkpoint, one instance, no room for spot, no
+ * checkpoints) is left out. side: the side-effect inputs (NULL for the
+ * defaults; kind and value 0). out has room for cap rows of out_size
+ * bytes; the first min(cap, *n) are filled in kind order, *n receiving how
+ * many apply. A row the estimate refuses gets its status and zeros; the
+ * call still succeeds. Allocates nothing. */
+TCO_API int tco_tradeoffs(tco_tradeoff *out, size_t out_size, size_t cap, size_t *n, const tco_saving *side,
+                          const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err);
 
 #ifdef __cplusplus
 }

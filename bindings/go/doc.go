@@ -104,6 +104,15 @@
 // point of a request or token rate series needs, their fixed/elastic Split
 // and the cost per million tokens.
 //
+// # Programmes and savings
+//
+// ComputeProgramme prices stages (pretraining, fine-tunes, evaluation,
+// sweeps...) on one cluster and one time line, with the store their kept
+// versions make. WeighSaving prices a cut (coarser sampling, shorter
+// retention, fewer replicas, more spot...) against the side-effect it
+// implies, flagging one that costs more than it saves; Tradeoffs weighs
+// them all.
+//
 // # Placement pricing
 //
 // Pools.Price prices one candidate placement of a job; it allocates

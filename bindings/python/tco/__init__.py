@@ -25,7 +25,9 @@ from .records import Attribution, Part, Records, attribute, attribute_part, from
 from .waste import Waste, find_waste, find_waste_part
 from .lifetime import Lifetime, lifetime
 from .serving import Serving, serve
+from .programme import KINDS as STAGE_KINDS, Programme, Stage, programme
 from .catalogue import accelerators, rate
+from .savings import KINDS as SAVINGS, Tradeoff, Tradeoffs, tradeoff, tradeoffs
 from .value import (FITS, Frontier, Loss, LossGain, Optimum, ScalingLaw, compute_optimal, loss, loss_frontier,
                     loss_per_cost, scaling_law)
 

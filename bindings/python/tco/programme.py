@@ -1,0 +1,151 @@
+"""A programme of stages (doc/model.md, section 21): pretraining, context
+extension, fine-tunes, evaluation, sweeps and ablations on one cluster and
+one pricing table, each priced as its estimate, laid on a time line, and
+the store of the versions they keep. The C library computes; this module
+lays the stages out as a DataFrame, a stage waterfall and a Gantt chart."""
+import numpy as np
+
+from ._native import ffi, lib
+from .errors import ParameterTypeError, check, new_error
+from .handles import Pricing, Topology, Workload
+from .display import money, money_axis
+from .results import CATEGORIES, _optional, sized
+
+#: The stage kinds by name, as the library names them ("pretraining"...).
+KINDS = tuple(ffi.string(lib.tco_stage_kind_name(k)).decode() for k in range(1, 64)
+              if lib.tco_stage_kind_name(k) != ffi.NULL)
+START = lib.TCO_STAGE_START
+_RESULT_FIELDS = ("estimate_total", "cluster_share", "total", "share", "start_hours", "end_hours", "accelerators",
+                  "runs", "concurrent_runs", "waves", "cost_per_run", "effective_accelerator_hours",
+                  "cost_per_effective_accelerator_hour", "cost_per_million_tokens", "store_gb")
+_PROGRAMME_FIELDS = ("total", "stages_total", "storage_lifecycle", "makespan_hours", "makespan_months",
+                     "cluster_accelerators", "peak_accelerators", "accelerator_hours", "utilisation", "runs",
+                     "cost_per_experiment", "store_gb", "store_growth_gb_per_month")
+
+
+class Stage:
+    """One stage: its kind (one of tco.STAGE_KINDS, e.g. "pretraining",
+    "sweep"), a tco.Workload (its runs parameter is the stage's runs), the
+    stage it starts after (an earlier stage's index or name; None: the
+    programme's start), the versions of its checkpoint kept to the end,
+    and a name (default: the kind)."""
+
+    def __init__(self, kind, workload, after=None, versions_kept=0, name=None):
+        if kind not in KINDS:
+            raise ParameterTypeError(f"kind = {kind!r}: allowed {', '.join(KINDS)}", param="kind")
+        if not isinstance(workload, Workload):
+            raise TypeError(f"expected a tco.Workload, not {type(workload).__name__}")
+        if isinstance(versions_kept, bool) or not isinstance(versions_kept, (int, np.integer)):
+            raise ParameterTypeError(f"versions_kept: expected a whole number, not {versions_kept!r}",
+                                     param="versions_kept")
+        self.kind, self.workload, self.after = kind, workload, after
+        self.versions_kept, self.name = int(versions_kept), name if name is not None else kind
+
+    def __repr__(self):
+        return f"Stage({self.kind!r}, name={self.name!r}, after={self.after!r}, versions_kept={self.versions_kept})"
+
+
+class Programme:
+    """A programme priced. Attributes: the programme's figures (total,
+    stages_total, storage_lifecycle, makespan_hours, makespan_months,
+    peak_accelerators, utilisation, runs, cost_per_experiment, store_gb,
+    store_growth_gb_per_month, stage_count...), cost and share (dicts by category), and
+    stages: a DataFrame, one row a stage, with its figures and categories."""
+
+    def __init__(self, g, rows, stages, currency):
+        self.currency = currency
+        self.stage_count = g.stages
+        for f in _PROGRAMME_FIELDS:
+            setattr(self, f, getattr(g, f))
+        self.cost = {c: g.cost[i] for i, c in enumerate(CATEGORIES)}
+        self.share = {c: g.share[i] for i, c in enumerate(CATEGORIES)}
+        self._rows = [{"name": s.name, "kind": s.kind,
+                       "after": None if r.after == START else stages[r.after].name,
+                       **{f: getattr(r, f) for f in _RESULT_FIELDS},
+                       **{c: r.cost[i] for i, c in enumerate(CATEGORIES)}} for s, r in zip(stages, rows)]
+
+    @property
+    def stages(self):
+        return _optional("pandas").DataFrame(self._rows).set_index("name")
+
+    to_pandas = stages.fget
+
+    def __repr__(self):
+        return (f"Programme({self.stage_count} stages, total={self.total:,.0f} {self.currency}, "
+                f"{self.makespan_months:.2f} months, store {self.store_gb:,.0f} GB)")
+
+    def plot(self, ax=None):
+        """The stage waterfall: each stage's cost stacked onto those before
+        it, then the storage of the versions kept, up to the total
+        (matplotlib); returns the axes."""
+        plt = _optional("matplotlib.pyplot")
+        if ax is None:
+            _, ax = plt.subplots(figsize=(8, 4))
+        names = [r["name"] for r in self._rows] + ["versions kept", "total"]
+        steps = [r["total"] for r in self._rows] + [self.storage_lifecycle]
+        bottoms = np.concatenate([[0], np.cumsum(steps)[:-1]])
+        ax.bar(names[:-1], steps, bottom=bottoms, color="tab:blue")
+        ax.bar(names[-1], self.total, color="tab:gray")
+        ax.set_ylabel(f"cost ({self.currency})")
+        money_axis(ax.yaxis)
+        ax.set_title(f"programme: {money(self.total, self.currency)} over {self.makespan_months:.1f} months")
+        ax.tick_params(axis="x", rotation=30, labelsize=7)
+        ax.figure.tight_layout()
+        return ax
+
+    def timeline(self, ax=None):
+        """The time line: one bar a stage from its start to its end, in
+        days, labelled with the accelerators it holds (matplotlib);
+        returns the axes."""
+        plt = _optional("matplotlib.pyplot")
+        if ax is None:
+            _, ax = plt.subplots(figsize=(8, 0.4 * len(self._rows) + 1.5))
+        for i, r in enumerate(self._rows):
+            start, length = r["start_hours"] / 24, (r["end_hours"] - r["start_hours"]) / 24
+            ax.barh(i, length, left=start)
+            ax.text(start + length, i, f" {r['accelerators']:.0f}", va="center", fontsize=7)
+        ax.set_yticks(range(len(self._rows)), [r["name"] for r in self._rows])
+        ax.invert_yaxis()
+        ax.set_xlabel("days from the programme's start")
+        ax.set_title(f"peak {self.peak_accelerators:.0f} of {self.cluster_accelerators:.0f} accelerators, "
+                     f"utilisation {self.utilisation:.0%}")
+        ax.figure.tight_layout()
+        return ax
+
+
+def programme(topology, pricing, stages):
+    """Prices a programme of stages (tco.Stage, in order) on one topology
+    and pricing table (doc/model.md, section 21)."""
+    if not isinstance(topology, Topology) or not isinstance(pricing, Pricing):
+        raise TypeError("expected a tco.Topology and a tco.Pricing")
+    stages = list(stages)
+    index = {}
+    for i, s in enumerate(stages):
+        if not isinstance(s, Stage):
+            raise TypeError(f"stages[{i}]: expected a tco.Stage, not {type(s).__name__}")
+        index.setdefault(s.name, i)
+    n = len(stages)
+    arr = sized("tco_stage", max(n, 1))
+    keep = []
+    for i, s in enumerate(stages):
+        after = s.after
+        if after is None:
+            after = START
+        elif isinstance(after, str):
+            if after not in index:
+                raise ParameterTypeError(f"stages[{i}].after = {after!r} names no stage", param=f"stages[{i}].after")
+            after = index[after]
+        elif isinstance(after, bool) or not isinstance(after, (int, np.integer)) or not -2**31 <= after < 2**31:
+            raise ParameterTypeError(f"stages[{i}].after: expected a stage's index or name, not {after!r}",
+                                     param=f"stages[{i}].after")
+        name = ffi.new("char[]", s.name.encode())
+        keep.append(name)
+        arr[i].kind = KINDS.index(s.kind) + 1
+        arr[i].after = int(after)
+        arr[i].name = name
+        arr[i].workload = s.workload._ptr
+        arr[i].versions_kept = max(min(s.versions_kept, 2**31 - 1), -2**31)
+    out, rows, err = sized("tco_programme"), sized("tco_stage_result", max(n, 1)), new_error()
+    check(lib.tco_programme_compute(out, rows, ffi.sizeof("tco_stage_result"), arr, n, topology._ptr, pricing._ptr,
+                                    err), err)
+    return Programme(out, [rows[i] for i in range(n)], stages, pricing.currency)

@@ -1,0 +1,94 @@
+"""A programme of stages from Python: the hand-worked programmes of
+tests/api/test_programme.c (doc/model.md, section 21), the figures that are
+the estimate's read through tco.estimate, the charts, and the library's
+errors naming the stage."""
+import pytest
+from matplotlib.axes import Axes
+
+import tco
+
+MONTH = 8766 / 12  # the library's month, in hours
+HOT = 0.02         # cur per GB-month
+CKPT = 1e12        # B per checkpoint
+
+
+def work(job, flops, runs=1):
+    return tco.Workload(job_accelerators=job, params_total=1e9, params_active=1e9, tensor_parallel=4,
+                        pipeline_parallel=1, total_flops=flops, runs=runs, checkpoint_bytes=CKPT)
+
+
+@pytest.fixture
+def cluster():
+    return tco.Topology(accelerators=16, accelerators_per_node=8), tco.Pricing(storage_hot_per_gb_month=HOT)
+
+
+def test_sequential(cluster):
+    t, p = cluster
+    wa, wb = work(16, 1e21), work(8, 2e20)
+    a, b = tco.estimate(t, wa, p), tco.estimate(t, wb, p)
+    g = tco.programme(t, p, [tco.Stage("pretraining", wa, versions_kept=3, name="pretrain"),
+                             tco.Stage("supervised_fine_tuning", wb, after="pretrain", versions_kept=1, name="sft")])
+    df = g.stages
+    # Alone on the cluster, each stage pays its estimate exactly.
+    assert df.loc["pretrain", "total"] == a.total and df.loc["sft", "total"] == b.total
+    assert df["cluster_share"].tolist() == [1, 1]
+    ha, hb = a.held_hours, b.held_hours
+    assert df.loc["sft", "start_hours"] == ha and df.loc["sft", "after"] == "pretrain"
+    # 3 versions of 1,000 GB kept for the fine-tune's hours at 0.02 a GB-month.
+    assert g.storage_lifecycle == pytest.approx(3000 * hb / MONTH * HOT, rel=1e-14)
+    assert g.total == g.stages_total + g.storage_lifecycle
+    assert g.total == pytest.approx(a.total + b.total + 3000 * hb / MONTH * HOT, rel=1e-15)
+    assert g.store_gb == pytest.approx(4000) and g.store_growth_gb_per_month == pytest.approx(4000 / ((ha + hb) / MONTH))
+    assert g.utilisation == pytest.approx((16 * ha + 8 * hb) / (16 * (ha + hb)))
+    assert g.cost_per_experiment == pytest.approx(g.total / 2)
+    assert sum(g.share.values()) == pytest.approx(1)
+    assert isinstance(g.plot(), Axes) and isinstance(g.timeline(), Axes)
+    assert "programme" in repr(g).lower()
+
+
+def test_parallel_shares(cluster):
+    t, p = cluster
+    wa, wb, wc = work(8, 2e20), work(8, 1e21), work(8, 3e20)
+    ha, hb, hc = (tco.estimate(t, w, p).held_hours for w in (wa, wb, wc))
+    assert ha + hc < hb
+    g = tco.programme(t, p, [tco.Stage("context_extension", wa, name="a"), tco.Stage("preference_tuning", wb, name="b"),
+                             tco.Stage("evaluation", wc, after=0, name="c")])
+    df = g.stages
+    # Half the cluster each while they overlap (section 21, (1)).
+    assert df["cluster_share"].tolist() == pytest.approx([0.5, (hb - ha / 2 - hc / 2) / hb, 0.5], rel=1e-14)
+    assert g.makespan_hours == hb and g.peak_accelerators == 16
+
+
+def test_sweep_waves(cluster):
+    t, p = cluster
+    w = work(4, 1e20, runs=5)
+    e = tco.estimate(t, w, p)
+    g = tco.programme(t, p, [tco.Stage("sweep", w)])
+    row = g.stages.iloc[0]
+    # 16 / 4 = 4 runs side by side, 2 waves: 2/5 of the estimate's hours.
+    assert (row["concurrent_runs"], row["waves"], row["accelerators"]) == (4, 2, 16)
+    assert row["total"] == pytest.approx(0.4 * e.total, rel=1e-14)
+    assert g.cost_per_experiment == pytest.approx(0.4 * e.total / 5, rel=1e-14)
+
+
+def test_errors(cluster):
+    t, p = cluster
+    big, full = work(32, 1e21), work(16, 1e21)
+    with pytest.raises(tco.InconsistentError, match=r'stages\[1\] \("big"\) needs 32 accelerators'):
+        tco.programme(t, p, [tco.Stage("pretraining", full), tco.Stage("evaluation", big, after=0, name="big")])
+    with pytest.raises(tco.InconsistentError, match=r'stages\[1\] \("two"\) and stages\[0\] \("one"\) hold 32'):
+        tco.programme(t, p, [tco.Stage("pretraining", full, name="one"), tco.Stage("evaluation", full, name="two")])
+    with pytest.raises(tco.RangeError) as bad:
+        tco.programme(t, p, [tco.Stage("pretraining", full), tco.Stage("evaluation", full, after=1)])
+    assert bad.value.param == "stages[1].after"
+    with pytest.raises(tco.RangeError, match="allowed 1 to 256"):
+        tco.programme(t, p, [])
+    with pytest.raises(tco.RangeError, match=r"stages\[0\].versions_kept = -1"):
+        tco.programme(t, p, [tco.Stage("pretraining", full, versions_kept=-1)])
+    with pytest.raises(tco.ParameterTypeError):
+        tco.Stage("pretrain", full)
+    with pytest.raises(tco.ParameterTypeError):
+        tco.programme(t, p, [tco.Stage("pretraining", full, after="nothing")])
+    with pytest.raises(TypeError):
+        tco.Stage("pretraining", t)
+    assert tco.STAGE_KINDS[0] == "pretraining" and tco.STAGE_KINDS[-1] == "ablation"

@@ -1,0 +1,341 @@
+/* A programme of stages (doc/model.md, section 21): each stage priced as
+ * tco_estimate_compute prices it, placed on a time line over one cluster,
+ * charged its share of the cluster's hours while stages overlap, and the
+ * versions each keeps stored to the programme's end.
+ *
+ * Two passes, as tco_compare: the first derives every run and lays out the
+ * time line (everything that can fail), the second derives the runs again
+ * (a pure function of frozen handles), prices them and writes. Working
+ * memory is on the stack, bounded by TCO_STAGES_MAX: nothing allocates. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/model.h"
+
+#define P(k) (p->v[IX_##k])
+
+/* New in 1.1: the first versions are the whole structs. */
+#define STAGE_V1_SIZE sizeof(tco_stage)
+#define RESULT_V1_SIZE V1_SIZE(tco_stage_result, store_gb)
+#define PROGRAMME_V1_SIZE V1_SIZE(tco_programme, store_growth_gb_per_month)
+#define VERSIONS_MAX 1000000
+#define LABEL_MAX (TCO__SHOW_MAX + 32) /* "stages[255] (" the name ")" */
+
+static const char *const kind_names[] = {
+    NULL, "pretraining", "context_extension", "supervised_fine_tuning", "preference_tuning",
+    "evaluation", "sweep", "ablation",
+};
+enum { KINDS = sizeof kind_names / sizeof kind_names[0] };
+
+const char *tco_stage_kind_name(int32_t kind)
+{
+    return kind >= 1 && kind < KINDS ? kind_names[kind] : NULL;
+}
+
+/* What the time line needs of a stage; hours. */
+typedef struct slot {
+    double start, end, length; /* length = end - start */
+    double held;               /* the estimate's held hours, its runs one after another */
+    double accelerators;       /* held while it runs */
+    double concurrent, waves;
+    double share_lost;         /* hours x (1 - its share of the accelerators held), while it overlaps */
+} slot;
+
+static const tco_stage *stage_at(const tco_stage *stages, size_t stride, size_t i)
+{
+    return (const tco_stage *)(const void *)((const char *)stages + i * stride);
+}
+
+/* "stages[2] (\"sft\")" or "stages[2]": how messages name a stage. */
+static const char *label(char *buf, size_t cap, const tco_stage *s, size_t i)
+{
+    if (!s->name || !s->name[0]) {
+        snprintf(buf, cap, "stages[%zu]", i);
+        return buf;
+    }
+    char shown[TCO__SHOW_MAX];
+    tco__show(shown, sizeof shown, s->name, strlen(s->name));
+    snprintf(buf, cap, "stages[%zu] (%s)", i, shown);
+    return buf;
+}
+
+static int stage_check(const tco_stage *s, size_t i, size_t stride, tco_error *err)
+{
+    char name[TCO_ERROR_PARAM_NAME_MAX];
+    if (s->size != stride) {
+        snprintf(name, sizeof name, "stages[%zu].size", i);
+        return tco__fail_named(err, TCO_E_SIZE, name, "%s = %zu: every stage has the size of stages[0], %zu", name,
+                               s->size, stride);
+    }
+    snprintf(name, sizeof name, "stages[%zu]", i);
+    int rc = input_size_check(s, s->size, sizeof *s, name, err);
+    if (rc)
+        return rc;
+    if (!tco_stage_kind_name(s->kind)) {
+        snprintf(name, sizeof name, "stages[%zu].kind", i);
+        return tco__fail_named(err, TCO_E_RANGE, name, "%s = %d: allowed %d (TCO_STAGE_PRETRAINING) to %d (TCO_STAGE_ABLATION)",
+                               name, (int)s->kind, 1, KINDS - 1);
+    }
+    if (!(s->after == TCO_STAGE_START || (s->after >= 0 && (size_t)s->after < i))) {
+        snprintf(name, sizeof name, "stages[%zu].after", i);
+        if (i == 0)
+            return tco__fail_named(err, TCO_E_RANGE, name, "%s = %d: allowed -1 (the programme's start) only, for the first stage",
+                                   name, (int)s->after);
+        return tco__fail_named(err, TCO_E_RANGE, name,
+                               "%s = %d: allowed -1 (the programme's start) or an earlier stage, 0 to %zu", name,
+                               (int)s->after, i - 1);
+    }
+    if (s->versions_kept < 0 || s->versions_kept > VERSIONS_MAX) {
+        snprintf(name, sizeof name, "stages[%zu].versions_kept", i);
+        return tco__fail_named(err, TCO_E_RANGE, name, "%s = %d: allowed 0 to %d checkpoints kept", name,
+                               (int)s->versions_kept, VERSIONS_MAX);
+    }
+    if (!s->workload) {
+        snprintf(name, sizeof name, "stages[%zu].workload", i);
+        return tco__fail_named(err, TCO_E_NULL, name, "%s must not be NULL", name);
+    }
+    return TCO_OK;
+}
+
+/* A frozen handle of its kind, named as the caller knows it. */
+static int handle_check(const tco_obj *o, int32_t kind, const char *name, tco_error *err)
+{
+    if (!o)
+        return tco__fail_named(err, TCO_E_NULL, name, "%s must not be NULL", name);
+    tco_error why = TCO_ERROR_INIT;
+    if (tco__kind_check(o, kind, &why))
+        return tco__refail(err, &why, "%s: %s", name, why.message);
+    if (!o->frozen)
+        return tco__fail_named(err, TCO_E_NOT_FROZEN, name, "%s must be frozen first", name);
+    return TCO_OK;
+}
+
+static int sweeps(int32_t kind)
+{
+    return kind == TCO_STAGE_SWEEP || kind == TCO_STAGE_ABLATION;
+}
+
+/* Accelerators held at hour x by stages [0, upto) other than `except`. */
+static double held_at(const slot *sl, size_t upto, size_t except, double x)
+{
+    double a = 0;
+    for (size_t j = 0; j < upto; j++)
+        if (j != except && sl[j].start <= x && x < sl[j].end)
+            a += sl[j].accelerators;
+    return a;
+}
+
+/* Pass one: the run and the place on the time line of every stage. */
+static int time_line(slot *sl, const tco_stage *stages, size_t stride, size_t n, const tco_obj *t, const tco_obj *p,
+                     tco_error *err)
+{
+    double N = t->v[IX_ACCELERATORS];
+    char who[LABEL_MAX], other[LABEL_MAX];
+    tco_error why = TCO_ERROR_INIT;
+    train_run r;
+    for (size_t i = 0; i < n; i++) {
+        const tco_stage *s = stage_at(stages, stride, i);
+        const tco_obj *w = &s->workload->o;
+        double need = job_accelerators(t, w);
+        if (need > N)
+            return tco__fail_param(err, TCO_E_INCONSISTENT, IX_JOB_ACCELERATORS,
+                                   "%s needs %g accelerators, the cluster has %g: allowed 1 to %g",
+                                   label(who, sizeof who, s, i), need, N, N);
+        if (tco__run_derive(&r, t, w, p, &why))
+            return tco__refail(err, &why, "%s: %s", label(who, sizeof who, s, i), why.message);
+        slot *x = &sl[i];
+        x->start = s->after == TCO_STAGE_START ? 0 : sl[s->after].end;
+        x->held = r.held;
+        double per_run = r.wall + r.retry_h, queue = w->v[IX_QUEUE_WAIT_HOURS];
+        x->concurrent = 1;
+        if (sweeps(s->kind) && r.runs > 1) {
+            /* Side by side, as many runs as the accelerators the earlier
+             * stages leave free at its start hold, at least one. */
+            double k = floor((N - held_at(sl, i, i, x->start)) / r.n);
+            x->concurrent = fmin(fmax(k, 1), r.runs);
+        }
+        x->waves = ceil(r.runs / x->concurrent);
+        x->length = x->concurrent == 1 ? r.held : queue + x->waves * per_run;
+        x->end = x->start + x->length;
+        x->accelerators = x->concurrent * r.n;
+        x->share_lost = 0;
+    }
+    /* The most held at once is held at some stage's start; the last stage
+     * found is named first, with the first other holding accelerators. */
+    for (size_t i = n; i-- > 0;) {
+        double at = sl[i].start, others = held_at(sl, n, i, at);
+        if (others + sl[i].accelerators > N) {
+            size_t j = 0;
+            while (j == i || !(sl[j].start <= at && at < sl[j].end))
+                j++;
+            return tco__fail(err, TCO_E_INCONSISTENT,
+                             "%s and %s hold %g accelerators at hour %g, the cluster has %g: allowed up to %g at "
+                             "once (start one after the other)",
+                             label(who, sizeof who, stage_at(stages, stride, i), i),
+                             label(other, sizeof other, stage_at(stages, stride, j), j), others + sl[i].accelerators,
+                             at, N, N);
+        }
+    }
+    return TCO_OK;
+}
+
+/* While stages overlap, each pays the cluster's hours in proportion to the
+ * accelerators it holds: share_lost is what a stage does not pay of its
+ * length (0 when it never overlaps, so that a stage alone pays its
+ * estimate exactly). */
+static void shares(slot *sl, size_t n)
+{
+    double cut[2 * TCO_STAGES_MAX];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        cut[m++] = sl[i].start;
+        cut[m++] = sl[i].end;
+    }
+    for (size_t i = 1; i < m; i++) /* insertion sort: a few dozen values */
+        for (size_t j = i; j > 0 && cut[j - 1] > cut[j]; j--) {
+            double v = cut[j];
+            cut[j] = cut[j - 1];
+            cut[j - 1] = v;
+        }
+    for (size_t c = 0; c + 1 < m; c++) {
+        double a = cut[c], b = cut[c + 1];
+        if (!(b > a))
+            continue;
+        double all = 0;
+        size_t active = 0;
+        for (size_t j = 0; j < n; j++)
+            if (sl[j].start <= a && a < sl[j].end) {
+                all += sl[j].accelerators;
+                active++;
+            }
+        if (active < 2)
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (sl[j].start <= a && a < sl[j].end)
+                sl[j].share_lost += (b - a) * (1 - sl[j].accelerators / all);
+    }
+}
+
+static void result_write(tco_stage_result *results, size_t result_size, size_t i, tco_stage_result *o)
+{
+    char *at = (char *)results + i * result_size;
+    o->size = result_size;
+    memcpy(at, o, sizeof *o);
+    if (result_size > sizeof *o)
+        memset(at + sizeof *o, 0, result_size - sizeof *o);
+}
+
+int tco_programme_compute(tco_programme *out, tco_stage_result *results, size_t result_size, const tco_stage *stages,
+                          size_t n, const tco_topology *topology, const tco_pricing *pricing, tco_error *err)
+{
+    if (!out || !stages)
+        return tco__fail(err, TCO_E_NULL, "%s must not be NULL", !out ? "out" : "stages");
+    if (out->size < PROGRAMME_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
+        return tco__output_size_fail(err, "tco_programme", out->size, PROGRAMME_V1_SIZE);
+    if (!results != !result_size)
+        return tco__fail_named(err, results ? TCO_E_SIZE : TCO_E_NULL, results ? "result_size" : "results",
+                               "results and result_size: give both (n results of result_size bytes) or neither (NULL, 0)");
+    int rc;
+    if (results && (rc = tco__stride_check(result_size, RESULT_V1_SIZE, "result_size", "tco_stage_result", err)))
+        return rc;
+    if (n < 1 || n > TCO_STAGES_MAX)
+        return tco__fail_named(err, TCO_E_RANGE, "n", "n = %zu stages: allowed 1 to %d", n, TCO_STAGES_MAX);
+    size_t stride = stages[0].size;
+    if (stride < STAGE_V1_SIZE || stride > INPUT_MAX_SIZE || stride % 8 != 0)
+        return tco__fail_named(err, TCO_E_SIZE, "stages[0].size",
+                               "stages[0].size = %zu: give sizeof(tco_stage), from %zu to %d and a multiple of 8", stride,
+                               STAGE_V1_SIZE, INPUT_MAX_SIZE);
+    if ((rc = handle_check(topology ? &topology->o : NULL, TCO_HANDLE_TOPOLOGY, "topology", err)) ||
+        (rc = handle_check(pricing ? &pricing->o : NULL, TCO_HANDLE_PRICING, "pricing", err)))
+        return rc;
+    tco_error why = TCO_ERROR_INIT;
+    char who[LABEL_MAX], name[TCO_ERROR_PARAM_NAME_MAX];
+    for (size_t i = 0; i < n; i++) {
+        const tco_stage *s = stage_at(stages, stride, i);
+        if ((rc = stage_check(s, i, stride, err)))
+            return rc;
+        snprintf(name, sizeof name, "stages[%zu].workload", i);
+        if ((rc = handle_check(&s->workload->o, TCO_HANDLE_WORKLOAD, name, err)))
+            return rc;
+    }
+    const tco_obj *t = &topology->o, *p = &pricing->o;
+
+    slot sl[TCO_STAGES_MAX];
+    if ((rc = time_line(sl, stages, stride, n, t, p, err)))
+        return rc;
+    shares(sl, n);
+
+    /* Pass two: nothing below fails. */
+    tco_programme g;
+    memset(&g, 0, sizeof g);
+    g.size = sizeof g;
+    g.stages = (int32_t)n;
+    g.cluster_accelerators = t->v[IX_ACCELERATORS];
+    size_t cats = tco_category_count();
+    double totals[TCO_STAGES_MAX], gb[TCO_STAGES_MAX];
+    train_run r;
+    tco_estimate e;
+    for (size_t i = 0; i < n; i++) {
+        const tco_stage *s = stage_at(stages, stride, i);
+        const tco_obj *w = &s->workload->o;
+        if (tco__run_derive(&r, t, w, p, &why)) /* it succeeded in pass one */
+            return tco__refail(err, &why, "%s: %s", label(who, sizeof who, s, i), why.message);
+        tco__estimate_run(&e, &r, t, w, p);
+        const slot *x = &sl[i];
+        tco_stage_result o;
+        memset(&o, 0, sizeof o);
+        o.kind = s->kind;
+        o.after = s->after;
+        o.estimate_total = e.total;
+        o.cluster_share = (x->length - x->share_lost) / x->held;
+        for (size_t c = 0; c < cats; c++) {
+            o.cost[c] = e.cost[c] * o.cluster_share;
+            o.total += o.cost[c];
+            g.cost[c] += o.cost[c];
+        }
+        o.start_hours = x->start;
+        o.end_hours = x->end;
+        o.accelerators = x->accelerators;
+        o.runs = r.runs;
+        o.concurrent_runs = x->concurrent;
+        o.waves = x->waves;
+        o.cost_per_run = o.total / r.runs;
+        o.effective_accelerator_hours = e.effective_accelerator_hours;
+        o.cost_per_effective_accelerator_hour = o.total / e.effective_accelerator_hours;
+        o.cost_per_million_tokens = r.tokens > 0 ? o.total / (r.tokens * r.runs / 1e6) : 0;
+        o.store_gb = gb[i] = s->versions_kept * r.ckpt / 1e9;
+        totals[i] = o.total;
+        g.stages_total += o.total;
+        g.runs += r.runs;
+        g.accelerator_hours += x->accelerators * x->length;
+        g.store_gb += o.store_gb;
+        if (x->end > g.makespan_hours)
+            g.makespan_hours = x->end;
+        if (results)
+            result_write(results, result_size, i, &o);
+    }
+    for (size_t i = 0; i < n; i++) {
+        double at = sl[i].start, held = sl[i].accelerators + held_at(sl, n, i, at);
+        if (held > g.peak_accelerators)
+            g.peak_accelerators = held;
+    }
+    /* Versions kept, hot, from their stage's end to the programme's end. */
+    for (size_t i = 0; i < n; i++)
+        g.storage_lifecycle += gb[i] * (g.makespan_hours - sl[i].end) / HOURS_PER_MONTH * P(STORAGE_HOT_PER_GB_MONTH);
+    g.cost[TCO_CAT_STORAGE] += g.storage_lifecycle;
+    g.total = g.stages_total + g.storage_lifecycle;
+    for (size_t c = 0; c < cats; c++)
+        g.share[c] = g.total > 0 ? g.cost[c] / g.total : 0;
+    g.makespan_months = g.makespan_hours / HOURS_PER_MONTH;
+    g.utilisation = g.accelerator_hours / (g.cluster_accelerators * g.makespan_hours);
+    g.cost_per_experiment = g.total / g.runs;
+    g.store_growth_gb_per_month = g.store_gb / g.makespan_months;
+    if (results)
+        for (size_t i = 0; i < n; i++) {
+            double share = g.total > 0 ? totals[i] / g.total : 0;
+            memcpy((char *)results + i * result_size + offsetof(tco_stage_result, share), &share, sizeof share);
+        }
+    sized_fill(out, &g, sizeof g);
+    return TCO_OK;
+}
