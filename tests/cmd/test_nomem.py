@@ -30,7 +30,9 @@ def main():
                  ["compare", scenario, os.path.join(GOLDEN, "default.cbor"), "--format", "json"],
                  ["attribute", *month, "--by", "team", "--format", "json"],
                  ["waste", *month, "--format", "json"],
-                 ["lifetime", scenario, "--format", "csv"]]
+                 ["lifetime", scenario, "--format", "csv"],
+                 ["programme", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                                            "programme.json"), "--format", "json"]]
         for args in cases:
             whole = run(args, 0, tmp)
             total = int(whole.stderr.decode().rsplit("allocations: ", 1)[1])

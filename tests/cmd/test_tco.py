@@ -200,6 +200,7 @@ def main():
     attribute_checks(write)
     waste_checks()
     lifetime_checks(write)
+    programme_checks(path, write)
     whole_file_checks(path, write)
     scripting_checks(path, write)
     dashboard_checks(path, write)
@@ -540,6 +541,109 @@ def lifetime_checks(write):
     expect(["lifetime", owned, "--years", "five"], 2, "--years takes a number")
     expect(["lifetime", owned, "--years", "2.5"], 2, "whole number")
     expect(["report", "--years", "3"], 2, "--years is not offered here")
+
+
+def programme_checks(path, write):
+    """tco programme: the example runs in every format, its JSON validates
+    against doc/report.schema.json, the total is the stages plus the
+    storage of the versions kept, and every bad input names the stage and
+    the key."""
+    import jsonschema
+    here = os.path.dirname(os.path.abspath(__file__))
+    example = os.path.join(here, "..", "..", "examples", "programme.json")
+    with open(os.path.join(here, "..", "..", "doc", "report.schema.json")) as f:
+        valid = jsonschema.Draft202012Validator(json.load(f))
+    rc, out, err = run("programme", example, "--format", "json")
+    d = json.loads(out) if rc == 0 else {}
+    errors = [e.message for e in valid.iter_errors(d)]
+    check(rc == 0 and d["schema"] == "libtco-programme" and d["currency"] == "USD" and not errors,
+          f"programme json validates against its schema ({err}) {errors[:2]}")
+    if rc != 0:
+        return
+    g, stages = d["programme"], d["stages"]
+    kinds = {s["kind"] for s in stages}
+    check(g["stages"] == len(stages) == 7 and kinds == {"pretraining", "context_extension", "supervised_fine_tuning",
+                                                        "preference_tuning", "evaluation", "sweep", "ablation"},
+          "programme: the example has a stage of every kind")
+    check(g["total"] == g["stages_total"] + g["storage_lifecycle"] and g["storage_lifecycle"] > 0,
+          "programme: the total is the stages plus the storage lifecycle, exactly")
+    check(abs(sum(s["total"] for s in stages) - g["stages_total"]) <= 1e-9 * g["stages_total"] and
+          abs(sum(g["cost"].values()) - g["total"]) <= 1e-9 * g["total"], "programme: the stages and categories add up")
+    sweep = next(s for s in stages if s["kind"] == "sweep")
+    check(sweep["start_hours"] == 0 and sweep["concurrent_runs"] > 1 and g["peak_accelerators"] <= 1024 and
+          sweep["after"] is None and next(s for s in stages if s["name"] == "sft")["after"] == "long-context",
+          "programme: the sweep runs beside pretraining within the cluster")
+    check(not valid.is_valid(dict(d, stages=[dict(stages[0], kind="warmup")])), "the schema refuses an unknown kind")
+    rc, out, _ = run("programme", example, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out.decode())))
+    check(rc == 0 and len(rows) == 7 and [r["name"] for r in rows] == [s["name"] for s in stages] and
+          float(rows[0]["total"]) == stages[0]["total"] and all(r["currency"] == "USD" for r in rows) and
+          "compute" in rows[0], "programme csv: a row per stage, the same numbers")
+    rc, out, _ = run("programme", example)
+    text = out.decode()
+    check(rc == 0 and "pretrain-70b" in text and "storage lifecycle" in text and "makespan" in text and
+          "cost per experiment" in text and "per month" in text and f"{round(g['total']):,}" in text,
+          "programme table")
+    got = path("programme.json")
+    expect(["programme", example, "-o", got], 0)
+    with open(got) as f:
+        check(json.load(f)["programme"]["total"] == g["total"], "programme -o x.json writes the JSON")
+    expect(["programme", example, "-o", got], 3, "exists", "--force")
+    rc, out, _ = run("programme", example, "--format", "json", "--set", "on_demand_per_accel_hour=5")
+    check(rc == 0 and json.loads(out)["programme"]["total"] != g["total"], "programme --set moves the total")
+
+    with open(example) as f:
+        base = json.load(f)
+
+    def bad(name, change, code, *needles):
+        doc = json.loads(json.dumps(base))
+        change(doc)
+        p = write(name, json.dumps(doc))
+        old = write("old-" + name, "old")
+        expect(["programme", p, "--force", "-o", old], code, p, *needles)
+        with open(old) as f:
+            check(f.read() == "old", f"programme {name}: nothing written")
+
+    def stage(i, **kv):
+        return lambda doc: doc["stages"][i].update(kv)
+
+    def stage_workload(i, **kv):
+        return lambda doc: doc["stages"][i]["workload"].update(kv)
+
+    bad("p-key.json", stage(1, colour=1), 1, "stages[1] (lr-sweep)", "unknown key \"colour\"", "versions_kept")
+    bad("p-kind.json", stage(1, kind="warmup"), 1, "stages[1] (lr-sweep)", "kind \"warmup\"",
+        "allowed pretraining, context_extension, supervised_fine_tuning, preference_tuning, evaluation, sweep, ablation")
+    bad("p-kind-type.json", stage(1, kind=6), 1, "stages[1] (lr-sweep)", "kind is a text")
+    bad("p-no-kind.json", lambda doc: doc["stages"][2].pop("kind"), 1, "stages[2] (data-mix-ablation)", "no \"kind\"")
+    bad("p-after-later.json", stage(4, after="dpo"), 1, "stages[4] (sft)", "after \"dpo\" names no earlier stage")
+    bad("p-after-none.json", stage(4, after="nothing"), 1, "stages[4] (sft)", "after \"nothing\"", "no stage has")
+    bad("p-after-type.json", stage(4, after=2), 1, "stages[4] (sft)", "after is the name of an earlier stage")
+    bad("p-name.json", stage(5, name="sft"), 1, "stages[5] (sft)", "name", "stages[4] has that name too")
+    bad("p-name-type.json", stage(5, name=5), 1, "stages[5]", "name is the stage's name")
+    bad("p-kept-type.json", stage(4, versions_kept="two"), 1, "stages[4] (sft)", "versions_kept is a whole number")
+    bad("p-kept-range.json", stage(4, versions_kept=-1), 1, "stages[4]", "versions_kept = -1", "allowed 0 to")
+    bad("p-kept-huge.json", stage(4, versions_kept=2 ** 40), 1, "stages[4] (sft)", "versions_kept = 1099511627776")
+    bad("p-param.json", stage_workload(4, mfu=3), 1, "stages[4] (sft)", "workload", "mfu = 3 is out of range")
+    bad("p-param-name.json", stage_workload(4, mfuu=0.5), 1, "stages[4] (sft)", "unknown key \"mfuu\"")
+    bad("p-param-type.json", stage_workload(4, mfu="fast"), 1, "stages[4] (sft)", "workload.mfu is a number")
+    bad("p-param-handle.json", stage_workload(4, accelerators=8), 1, "stages[4] (sft)",
+        "accelerators belongs to the topology")
+    bad("p-workload.json", stage(4, workload=3), 1, "stages[4] (sft)", "a workload is an object")
+    bad("p-stage.json", lambda doc: doc["stages"].__setitem__(2, 5), 1, "stages[2] is an object")
+    bad("p-big.json", stage_workload(4, job_accelerators=4096), 1, "stages[4]", "4096 accelerators", "1024")
+    bad("p-full.json", stage_workload(0, job_accelerators=1024), 1, "stages[2]", "stages[0]", "1024")
+    bad("p-no-stages.json", lambda doc: doc.pop("stages"), 1, "no \"stages\" key")
+    bad("p-empty.json", lambda doc: doc.update(stages=[]), 1, "stages holds 0 stages", "allowed 1 to 256")
+    bad("p-stages-type.json", lambda doc: doc.update(stages={}), 1, "stages is an array")
+    bad("p-top.json", lambda doc: doc.update(cluster={}), 1, "unknown programme key \"cluster\"", "stages")
+    bad("p-scenario.json", lambda doc: doc["workload"].update(mfu=2), 1, "workload", "mfu = 2 is out of range")
+    expect(["programme"], 2, "programme needs a FILE")
+    expect(["programme", example, example], 2, "unexpected argument")
+    expect(["programme", example, "--format", "markdown"], 2, "--format markdown is not offered here")
+    expect(["programme", path("missing.json")], 3, "missing.json", "cannot open")
+    cbor = os.path.join(GOLDEN, "default.cbor")
+    expect(["programme", cbor], 1, "a programme is a JSON file")
+    expect(["report", example], 1, "unknown scenario key \"stages\"")
 
 
 def raw_bytes_checks(write):

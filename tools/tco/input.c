@@ -252,7 +252,9 @@ static void *json_alloc(size_t n)
     return p;
 }
 
-static int load_json(scenario *s, const unsigned char *data, size_t len, const char *path)
+/* The JSON text parsed, duplicates refused; NULL said as what is wrong
+ * with *rc the exit status. */
+static json_t *parse_json(const unsigned char *data, size_t len, const char *path, int *rc)
 {
     json_error_t jerr;
     json_set_alloc_funcs(json_alloc, free);
@@ -260,12 +262,20 @@ static int load_json(scenario *s, const unsigned char *data, size_t len, const c
     if (!root) {
         if (json_error_code(&jerr) == json_error_out_of_memory) { /* not the text's fault: say so */
             say("%s: out of memory while reading the JSON", path);
-            return EXIT_IO;
+            *rc = EXIT_IO;
+            return NULL;
         }
         char shown[256];
         say("%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column, shown_text(shown, sizeof shown, jerr.text));
-        return EXIT_REJECTED;
+        *rc = EXIT_REJECTED;
     }
+    return root;
+}
+
+/* The scenario's keys of root into s. extra: one more top-level key the
+ * caller reads itself (a programme's "stages"), or NULL. */
+static int scenario_json(scenario *s, json_t *root, const char *path, const char *extra)
+{
     int rc = EXIT_REJECTED;
     const char *format_name = tco_scenario_format_name();
     char note[128] = "", keys[96];
@@ -305,10 +315,11 @@ static int load_json(scenario *s, const unsigned char *data, size_t len, const c
                     (long long)json_integer_value(v));
                 goto out;
             }
-        } else {
+        } else if (!extra || strcmp(key, extra) != 0) {
             char shown[256];
-            say("%s: unknown scenario key \"%s\": allowed %s%s", path, shown_text(shown, sizeof shown, key),
-                scenario_keys(keys, sizeof keys), note);
+            say("%s: unknown %s key \"%s\": allowed %s%s%s%s", path, extra ? "programme" : "scenario",
+                shown_text(shown, sizeof shown, key), scenario_keys(keys, sizeof keys), extra ? ", " : "",
+                extra ? extra : "", note);
             goto out;
         }
     }
@@ -327,6 +338,16 @@ static int load_json(scenario *s, const unsigned char *data, size_t len, const c
     }
     rc = 0;
 out:
+    return rc;
+}
+
+static int load_json(scenario *s, const unsigned char *data, size_t len, const char *path)
+{
+    int rc = 0;
+    json_t *root = parse_json(data, len, path, &rc);
+    if (!root)
+        return rc;
+    rc = scenario_json(s, root, path, NULL);
     json_decref(root);
     return rc;
 }
@@ -477,4 +498,226 @@ int scenario_load(scenario *s, const char *path, const cmd_args *a)
         if ((rc = scenario_set(s, a->sets[i])) != 0)
             scenario_free(s);
     return rc ? rc : scenario_freeze(s, scenario_label(path));
+}
+
+/* ==== a programme: a scenario and its stages ============================ */
+
+void programme_free(programme_file *pf)
+{
+    for (size_t i = 0; pf->workloads && i < pf->n; i++)
+        tco_workload_free(pf->workloads[i]);
+    free(pf->workloads);
+    free(pf->stages);
+    free(pf->names);
+    json_decref(pf->json);
+    scenario_free(&pf->s);
+    memset(pf, 0, sizeof *pf);
+}
+
+/* The keys a stage holds, for messages. */
+static const char stage_keys[] = "kind, name, after, versions_kept, workload";
+
+/* "pretraining, context_extension, ...": the library's names. */
+static const char *stage_kinds(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int32_t k = 1; tco_stage_kind_name(k) && used < cap; k++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s", k > 1 ? ", " : "", tco_stage_kind_name(k));
+    return buf;
+}
+
+static int32_t stage_kind(const char *name)
+{
+    for (int32_t k = 1; tco_stage_kind_name(k); k++)
+        if (strcmp(name, tco_stage_kind_name(k)) == 0)
+            return k;
+    return 0;
+}
+
+/* The stages before stage i, by name, for a message. */
+static const char *earlier_names(char *buf, size_t cap, const programme_file *pf, size_t i)
+{
+    size_t used = (size_t)snprintf(buf, cap, i ? "the stages before it: " : "it is the first stage");
+    char shown[128];
+    for (size_t j = 0; j < i && used < cap; j++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s", j ? ", " : "",
+                                 shown_text(shown, sizeof shown, pf->names[j]));
+    return buf;
+}
+
+/* Stage i of the JSON array into pf->stages[i], its workload the
+ * scenario's with the stage's keys set on a copy, frozen. label is
+ * "FILE: stages[i] (name)" once the name is known, for every message. */
+static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, const char *path)
+{
+    char label[512], shown[256], list[512];
+    snprintf(label, sizeof label, "%s: stages[%zu]", path, i);
+    if (!json_is_object(obj)) {
+        say("%s is an object (%s), not %s", label, stage_keys, json_kind(obj));
+        return EXIT_REJECTED;
+    }
+    json_t *kind = json_object_get(obj, "kind"), *name = json_object_get(obj, "name");
+    if (name && (!json_is_string(name) || json_string_value(name)[0] == '\0')) {
+        say("%s: name is the stage's name, a text that is not empty, not %s", label,
+            json_is_string(name) ? "\"\"" : json_kind(name));
+        return EXIT_REJECTED;
+    }
+    if (!kind || !json_is_string(kind) || !stage_kind(json_string_value(kind))) {
+        if (name)
+            snprintf(label, sizeof label, "%s: stages[%zu] (%s)", path, i,
+                     shown_text(shown, sizeof shown, json_string_value(name)));
+        if (!kind)
+            say("%s: no \"kind\": allowed %s", label, stage_kinds(list, sizeof list));
+        else if (!json_is_string(kind))
+            say("%s: kind is a text, not %s: allowed %s", label, json_kind(kind), stage_kinds(list, sizeof list));
+        else
+            say("%s: kind \"%s\" is no stage kind: allowed %s", label,
+                shown_text(shown, sizeof shown, json_string_value(kind)), stage_kinds(list, sizeof list));
+        return EXIT_REJECTED;
+    }
+    tco_stage *st = &pf->stages[i];
+    st->size = sizeof *st;
+    st->kind = stage_kind(json_string_value(kind));
+    st->after = TCO_STAGE_START;
+    /* A stage without a name is called by its kind, as the binding does. */
+    pf->names[i] = name ? json_string_value(name) : tco_stage_kind_name(st->kind);
+    st->name = pf->names[i];
+    snprintf(label, sizeof label, "%s: stages[%zu] (%s)", path, i, shown_text(shown, sizeof shown, pf->names[i]));
+    for (size_t j = 0; j < i; j++)
+        if (strcmp(pf->names[j], pf->names[i]) == 0) {
+            say("%s: name: stages[%zu] has that name too: \"after\" names a stage, so names are unique%s", label, j,
+                name ? "" : " (a stage without a name is called by its kind)");
+            return EXIT_REJECTED;
+        }
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        if (strcmp(key, "kind") && strcmp(key, "name") && strcmp(key, "after") && strcmp(key, "versions_kept") &&
+            strcmp(key, "workload")) {
+            say("%s: unknown key \"%s\": allowed %s", label, shown_text(shown, sizeof shown, key), stage_keys);
+            return EXIT_REJECTED;
+        }
+    }
+    json_t *after = json_object_get(obj, "after");
+    if (after) {
+        if (!json_is_string(after)) {
+            say("%s: after is the name of an earlier stage, a text, not %s (without it the stage starts at the "
+                "programme's start)", label, json_kind(after));
+            return EXIT_REJECTED;
+        }
+        const char *target = json_string_value(after);
+        for (size_t j = 0; j < i && st->after == TCO_STAGE_START; j++)
+            if (strcmp(pf->names[j], target) == 0)
+                st->after = (int32_t)j;
+        if (st->after == TCO_STAGE_START) {
+            /* Say whether it names a later stage or none at all. */
+            int later = 0;
+            for (size_t j = i; j < json_array_size(all) && !later; j++) {
+                json_t *n = json_object_get(json_array_get(all, j), "name");
+                json_t *k = json_object_get(json_array_get(all, j), "kind");
+                const char *other = json_is_string(n) ? json_string_value(n) : json_is_string(k) ? json_string_value(k) : NULL;
+                later = other && strcmp(other, target) == 0;
+            }
+            say("%s: after \"%s\" names no earlier stage: %s (%s)", label, shown_text(shown, sizeof shown, target),
+                later ? "it is this stage or a later one; a stage starts after one listed before it"
+                      : "no stage has that name",
+                earlier_names(list, sizeof list, pf, i));
+            return EXIT_REJECTED;
+        }
+    }
+    json_t *kept = json_object_get(obj, "versions_kept");
+    if (kept) {
+        if (!json_is_integer(kept)) {
+            say("%s: versions_kept is a whole number (checkpoints of the stage kept to the programme's end), not %s",
+                label, json_kind(kept));
+            return EXIT_REJECTED;
+        }
+        /* The library checks the range and words it; a value past int32
+         * cannot reach it unchanged, so it is refused here, never wrapped. */
+        json_int_t k = json_integer_value(kept);
+        if (k > INT32_MAX || k < INT32_MIN) {
+            say("%s: versions_kept = %lld is out of range: it does not fit a 32-bit whole number", label,
+                (long long)k);
+            return EXIT_REJECTED;
+        }
+        st->versions_kept = (int32_t)k;
+    }
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_workload_clone(&pf->workloads[i], pf->s.w, &err) != TCO_OK) {
+        say("%s: %s", label, err.message);
+        return EXIT_REJECTED;
+    }
+    json_t *work = json_object_get(obj, "workload");
+    if (work) {
+        scenario only = { NULL, pf->workloads[i], NULL };
+        int rc = json_section(&only, TCO_HANDLE_WORKLOAD, work, label, "");
+        if (rc)
+            return rc;
+    }
+    if (tco_workload_freeze(pf->workloads[i], &err) != TCO_OK) {
+        say("%s: workload: %s", label, err.message);
+        return EXIT_REJECTED;
+    }
+    st->workload = pf->workloads[i];
+    return 0;
+}
+
+int programme_load(programme_file *pf, const char *path, const cmd_args *a)
+{
+    memset(pf, 0, sizeof *pf);
+    unsigned char *data = NULL;
+    size_t len = 0;
+    int rc = read_file(path, MAX_FILE_BYTES, &data, &len);
+    if (rc)
+        return rc;
+    const char *fmt = file_format(a ? a->from : NULL, path, data, len);
+    if (strcmp(fmt, "json") != 0) {
+        say("%s: a programme is a JSON file (a scenario with \"stages\", doc/format.md), not %s", path, fmt);
+        free(data);
+        return EXIT_REJECTED;
+    }
+    json_t *root = parse_json(data, len, path, &rc);
+    free(data);
+    if (!root)
+        return rc;
+    pf->json = root;
+    if ((rc = scenario_new(&pf->s)) != 0 || (rc = scenario_json(&pf->s, root, path, "stages")) != 0)
+        goto fail;
+    for (int i = 0; a && i < a->nsets; i++)
+        if ((rc = scenario_set(&pf->s, a->sets[i])) != 0)
+            goto fail;
+    if ((rc = scenario_freeze(&pf->s, path)) != 0) /* it freed the handles */
+        goto fail;
+    rc = EXIT_REJECTED;
+    json_t *stages = json_object_get(root, "stages");
+    if (!stages) {
+        say("%s: the programme has no \"stages\" key: an array of 1 to %d stages (%s)", path, TCO_STAGES_MAX,
+            stage_keys);
+        goto fail;
+    }
+    if (!json_is_array(stages)) {
+        say("%s: stages is an array of 1 to %d stages, not %s", path, TCO_STAGES_MAX, json_kind(stages));
+        goto fail;
+    }
+    if (json_array_size(stages) < 1 || json_array_size(stages) > TCO_STAGES_MAX) {
+        say("%s: stages holds %zu stages: allowed 1 to %d", path, json_array_size(stages), TCO_STAGES_MAX);
+        goto fail;
+    }
+    pf->n = json_array_size(stages);
+    pf->stages = calloc(pf->n, sizeof *pf->stages);
+    pf->workloads = calloc(pf->n, sizeof *pf->workloads);
+    pf->names = calloc(pf->n, sizeof *pf->names);
+    if (!pf->stages || !pf->workloads || !pf->names) {
+        say("%s: out of memory for %zu stages", path, pf->n);
+        rc = EXIT_IO;
+        goto fail;
+    }
+    for (size_t i = 0; i < pf->n; i++)
+        if ((rc = stage_json(pf, i, json_array_get(stages, i), stages, path)) != 0)
+            goto fail;
+    return 0;
+fail:
+    programme_free(pf);
+    return rc;
 }

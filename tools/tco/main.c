@@ -10,6 +10,7 @@
  *   tco waste RECORDS [FILE] [--by KEY] [--threshold NAME=VALUE]... [...]
  *   tco lifetime [FILE] [--years N] [--utilisation U] [--refresh-year R] [--discount-rate D] [...]
  *   tco diff A B [--format table|json|markdown] [-o OUT] [--from json|cbor]
+ *   tco programme FILE [--format table|json|csv] [-o OUT]
  *
  * This file: the table of commands, their options (getopt_long: --format=X
  * or --format X, anywhere among the other arguments), their help, and the
@@ -58,14 +59,18 @@ static const char usage_text[] =
     "      and commitment, cash and net present value\n"
     "  tco diff A B [--format table|json|markdown] [-o OUT]\n"
     "      what changed from scenario A to B: the inputs, and every cost line\n"
+    "  tco programme FILE [--format table|json|csv] [-o OUT]\n"
+    "      a programme of stages on one cluster (pretraining to evaluation, sweeps\n"
+    "      alongside): each stage's time and cost, the store of the versions kept\n"
     "  tco COMMAND --help\n"
     "      that command's options; every command reading a scenario also takes\n"
     "      --set NAME=VALUE (repeatable) and --force (replace an existing OUT)\n"
     "  tco --help | --version\n"
     "\n"
-    "FILE is a scenario in CBOR or JSON (doc/format.md). Exit status: 0 success,\n"
-    "1 the scenario was rejected or cannot be priced, 2 wrong usage, 3 a file could\n"
-    "not be read or written.\n";
+    "FILE is a scenario in CBOR or JSON (doc/format.md); tco programme's is JSON,\n"
+    "a scenario with its \"stages\". Exit status: 0 success, 1 the scenario was\n"
+    "rejected or cannot be priced, 2 wrong usage, 3 a file could not be read or\n"
+    "written.\n";
 
 void say(const char *fmt, ...)
 {
@@ -275,6 +280,26 @@ static const command commands[] = {
       "  -o, --output=OUT     write to OUT instead of standard output\n"
       "      --from=FORMAT    read A and B as json or cbor\n"
       "  -h, --help           print this help\n" },
+    { "programme", cmd_programme, 1, 1, "programme needs a FILE: a scenario with its stages (JSON)",
+      sensitivity_formats, 0, OFFER_SCENARIO,
+      "usage: tco programme FILE [--format table|json|csv] [-o OUT]\n"
+      "\n"
+      "Prices the programme in FILE (\"-\" is standard input; doc/format.md,\n"
+      "\"Programmes\"): a JSON scenario, whose cluster and pricing table every stage\n"
+      "shares, and its \"stages\", each a kind (pretraining, context_extension,\n"
+      "supervised_fine_tuning, preference_tuning, evaluation, sweep, ablation), a\n"
+      "name, the stage it starts \"after\", the versions of its checkpoint kept, and\n"
+      "its \"workload\" keys over the scenario's (doc/model.md, section 21). Prints\n"
+      "each stage's start and end, accelerators, runs, waves, cost and share; then\n"
+      "the programme's total (the stages plus the storage of the versions kept),\n"
+      "makespan, peak and utilisation, cost per experiment, and the store and its\n"
+      "growth per month.\n"
+      "\n"
+      "  -f, --format=FORMAT  table (the default), json, or csv (a row per stage)\n"
+      "  -o, --output=OUT     write to OUT instead of standard output\n"
+      "  -h, --help           print this help\n"
+      "\n"
+      "--set applies to the scenario; a stage's own workload keys override it.\n" },
     { "waste", cmd_waste, 1, 2, "waste needs a RECORDS file", waste_formats, 0, OFFER_ATTRIBUTION | OFFER_THRESHOLD | OFFER_SCENARIO,
       "usage: tco waste RECORDS [FILE | --scenario FILE] [--by KEY] [--period START,END] [--threshold NAME=VALUE]...\n"
       "           [--records csv|sacct] [--strict] [--format table|json|csv] [-o OUT]\n"

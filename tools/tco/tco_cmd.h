@@ -14,6 +14,8 @@
  *   waste.c        tco waste: the findings of tco_find_waste
  *   lifetime.c     tco lifetime: the cluster over its life (tco_lifetime_compute)
  *   diff.c         tco diff: two scenarios' inputs and cost lines, what changed
+ *   programme.c    tco programme: stages on one cluster (tco_programme_compute);
+ *                  input.c reads the file
  *   scenario.c     tco convert and tco fingerprint: a scenario file as such
  *   params.c       tco params: the parameter list, and doc/parameters.md */
 #ifndef TCO_CMD_H
@@ -65,6 +67,7 @@ int cmd_attribute(const cmd_args *a);   /* attribute.c */
 int cmd_waste(const cmd_args *a);       /* attribute.c, printed by waste.c */
 int cmd_lifetime(const cmd_args *a);    /* lifetime.c */
 int cmd_diff(const cmd_args *a);        /* diff.c */
+int cmd_programme(const cmd_args *a);   /* programme.c */
 
 /* ---- attribute.c: records priced for a period ---- */
 typedef struct usage_job {
@@ -126,6 +129,24 @@ int scenario_get_text(const scenario *s, int32_t kind, int32_t key, const char *
 /* "json" or "cbor": given (--from, --to), else path's extension, else (when
  * data is given) its first byte; NULL when nothing tells. */
 const char *file_format(const char *given, const char *path, const unsigned char *data, size_t len);
+
+/* A programme file (doc/format.md, "Programmes"): a JSON scenario and its
+ * "stages". The cluster and the pricing table are the scenario's; each
+ * stage's workload is the scenario's (--set applied) with the stage's own
+ * keys set on a copy, frozen, and owned here. */
+typedef struct programme_file {
+    scenario s;
+    size_t n;
+    tco_stage *stages;        /* n, for tco_programme_compute */
+    tco_workload **workloads; /* stages[i].workload */
+    const char **names;       /* stages[i].name: the stage's, else its kind's */
+    void *json;               /* the parsed file, which the names point into */
+} programme_file;
+/* Reads the programme in path ("-": standard input). Every message names
+ * the stage ("FILE: stages[2] (sft): ...") and the key; says what is
+ * wrong and returns the exit status, with nothing left to free. */
+int programme_load(programme_file *pf, const char *path, const cmd_args *a);
+void programme_free(programme_file *pf);
 
 /* ---- output.c: writing ---- */
 /* 1: an existing file at an output path is replaced (--force), and a
