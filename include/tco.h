@@ -2025,6 +2025,82 @@ TCO_API int tco_tradeoff_compute(tco_tradeoff *out, const tco_saving *saving, co
 TCO_API int tco_tradeoffs(tco_tradeoff *out, size_t out_size, size_t cap, size_t *n, const tco_saving *side,
                           const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err);
 
+/* ------------------------------------------------------------------------
+ * The data pipeline (doc/model.md, section 23). Since 1.1.
+ * ------------------------------------------------------------------------ */
+
+/* What the pipeline that feeds a run does, and its prices; not parameters
+ * of the scenario (the estimate does not read them). tco_pipeline_request_init
+ * sets the defaults below; a price with no citable figure defaults to 0. */
+typedef struct tco_pipeline_request {
+    size_t size;                            /* sizeof(tco_pipeline_request) */
+    double raw_bytes;                       /* B pulled from outside, before deduplication and compression;
+                                               0 (default): the workload's dataset (dataset_bytes, or
+                                               tokens x bytes_per_token) taken as raw; 0 to 1e19 */
+    double preprocess_cpu_node_hours_per_tb;/* CPU node-hours per raw TB to clean, deduplicate and tokenise
+                                               (default 0); 0 to 1e6 */
+    double cpu_node_hour_price;             /* cur per CPU node-hour (default 0); 0 to 1e4 */
+    double dedup_kept_share;                /* of the raw bytes, the share deduplication keeps (default 1);
+                                               above 0 to 1 */
+    double compression_ratio;               /* bytes stored per byte kept (default 1); above 0 to 1 */
+    double cache_hit_rate;                  /* of the bytes read, the share the loaders' cache serves
+                                               (default 0); 0 to 1 */
+    double prefetch_depth;                  /* batches the loader fetches ahead, whole (default 2); 0 to 1e4 */
+    double request_price_per_1000;          /* cur per 1,000 read requests to the storage tier (default 0);
+                                               0 to 1e3 */
+    double object_bytes;                    /* B read by one request (default 16 MiB); 1 to 1e12 */
+    double internet_ingress_per_gb;         /* cur per GB pulled in from the internet (default 0); 0 to 1e3 */
+    double nat_per_gb;                      /* cur per GB through a NAT gateway (default 0); 0 to 1e3 */
+    double storage_months;                  /* months the prepared data is kept; 0 (default): the estimate's
+                                               held months; 0 to 1200 */
+} tco_pipeline_request;
+
+TCO_API void tco_pipeline_request_init(tco_pipeline_request *request);
+
+/* The pipeline's cost lines, each with its quantity, in cur; and the data
+ * stall its cache and prefetch imply. Pulled and prepared once for all the
+ * estimate's runs; read by every run. */
+typedef struct tco_pipeline {
+    size_t size;                      /* sizeof(tco_pipeline) */
+    double raw_bytes;                 /* B pulled: the request's, or the workload's dataset */
+    double prepared_bytes;            /* B stored: raw_bytes x dedup_kept_share x compression_ratio */
+    double preprocess_node_hours;     /* raw_bytes / 1e12 x preprocess_cpu_node_hours_per_tb */
+    double preprocess_cost;           /* preprocess_node_hours x cpu_node_hour_price */
+    double storage_gb;                /* prepared_bytes / 1e9 */
+    double storage_months;            /* the request's, or the estimate's held_hours / 730.5 */
+    double storage_gb_months;         /* storage_gb x storage_months */
+    double storage_cost;              /* storage_gb_months x storage_hot_per_gb_month */
+    double read_bytes;                /* B the loaders read: prepared_bytes x epochs x runs */
+    double storage_read_bytes;        /* B of them from the storage tier: read_bytes x (1 - cache_hit_rate) */
+    double read_requests;             /* storage_read_bytes / object_bytes */
+    double request_cost;              /* read_requests / 1000 x request_price_per_1000 */
+    double ingress_gb;                /* raw_bytes / 1e9 */
+    double ingress_cost;              /* ingress_gb x internet_ingress_per_gb */
+    double nat_cost;                  /* ingress_gb x nat_per_gb */
+    double total;                     /* preprocess + storage + request + ingress + nat costs */
+    double steps;                     /* optimizer steps per run: the estimate's tokens / batch_tokens */
+    double batch_bytes;               /* B one step reads: batch_tokens x bytes_per_token x compression_ratio */
+    double fetch_seconds;             /* per step, from storage: batch_bytes x (1 - cache_hit_rate) /
+                                         (storage_hot_gbps x 1e9) */
+    double compute_seconds;           /* per step: the estimate's compute_hours x 3600 / steps */
+    double stall_seconds;             /* per step: fetch_seconds with prefetch_depth 0, else
+                                         max(0, fetch_seconds - compute_seconds) */
+    double stall_share;               /* stall / (compute + stall): the share to feed back as data_stall_share */
+    double data_stall_share_floor;    /* the workload's data_stall_share, which the estimate uses */
+    double estimate_data_stall_share; /* the estimate's effective share (its floor or the bandwidth's) */
+} tco_pipeline;
+
+/* Prices the data pipeline of a scenario (doc/model.md, section 23): the
+ * lines above from the request, the workload, the pricing table's
+ * storage_hot_per_gb_month and the scenario's estimate (held hours,
+ * tokens, compute hours). The estimate itself is not changed: it keeps its
+ * own dataset and data_stall_share. Errors name the field
+ * ("pipeline.dedup_kept_share") with its allowed range; a NULL, a size, a
+ * handle not frozen or of the wrong kind, a scenario the estimate refuses.
+ * On failure *out is untouched. Allocates nothing. */
+TCO_API int tco_data_pipeline_compute(tco_pipeline *out, const tco_pipeline_request *request, const tco_topology *t,
+                                      const tco_workload *w, const tco_pricing *p, tco_error *err);
+
 #ifdef __cplusplus
 }
 #endif

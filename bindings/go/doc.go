@@ -112,6 +112,9 @@
 // retention, fewer replicas, more spot...) against the side-effect it
 // implies, flagging one that costs more than it saves; Tradeoffs weighs
 // them all.
+// DataPipeline prices the data a run reads: preprocessing, storage after
+// deduplication and compression, read requests, ingress and NAT, and the
+// stall share a cache and prefetch imply.
 //
 // # Placement pricing
 //

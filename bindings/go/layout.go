@@ -41,6 +41,8 @@ func cLayouts() map[string]uintptr {
 		"tco_stage_result":        unsafe.Sizeof(C.tco_stage_result{}),
 		"tco_programme":           unsafe.Sizeof(C.tco_programme{}),
 		"tco_tradeoff":            unsafe.Sizeof(C.tco_tradeoff{}),
+		"tco_pipeline_request":    unsafe.Sizeof(C.tco_pipeline_request{}),
+		"tco_pipeline":            unsafe.Sizeof(C.tco_pipeline{}),
 		"tco_swing":               unsafe.Sizeof(C.tco_swing{}),
 		"tco_uncertain":           unsafe.Sizeof(C.tco_uncertain{}),
 		"tco_summary":             unsafe.Sizeof(C.tco_summary{}),

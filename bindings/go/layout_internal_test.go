@@ -40,6 +40,8 @@ func TestLayoutsAreMapped(t *testing.T) {
 		"tco_saving":              72,
 		"tco_scaling_law":         56,
 		"tco_tradeoff":            104,
+		"tco_pipeline_request":    104,
+		"tco_pipeline":            200,
 		"tco_sizing":              72,
 		"tco_split":               176,
 		"tco_stage":               40,

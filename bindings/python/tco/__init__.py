@@ -28,6 +28,7 @@ from .serving import Serving, serve
 from .programme import KINDS as STAGE_KINDS, Programme, Stage, programme
 from .catalogue import accelerators, rate
 from .savings import KINDS as SAVINGS, Tradeoff, Tradeoffs, tradeoff, tradeoffs
+from .pipeline import Pipeline, data_pipeline
 from .value import (FITS, Frontier, Loss, LossGain, Optimum, ScalingLaw, compute_optimal, loss, loss_frontier,
                     loss_per_cost, scaling_law)
 
