@@ -36,10 +36,11 @@ func TestSavingMetricsIntervalHandWorked(t *testing.T) {
 	}
 	// detection later by half the added interval, once per failure, the
 	// job's accelerators waiting: failures x runs x (60 - 15) / 2 s
-	hours := before.Fields["expected_failures"] * before.Fields["runs"] * (60 - 15) / 2 / 3600
-	if before.Fields["runs"] == 0 {
-		hours = before.Fields["expected_failures"] * (60 - 15) / 2 / 3600
+	runs, err := s.Workload.Get("runs")
+	if err != nil {
+		t.Fatal(err)
 	}
+	hours := before.Fields["expected_failures"] * runs * (60 - 15) / 2 / 3600
 	job := before.Fields["job_accelerators"]
 	if o.Kind != tco.SavingMetricsInterval || o.CurrentValue != 15 || o.NewValue != 60 ||
 		o.TotalBefore != before.Total || o.TotalAfter != after.Total {
@@ -74,7 +75,11 @@ func TestSavingFewerReplicasFlagged(t *testing.T) {
 	}
 	// availability 1 - 0.1^k: 0.999 with three, 0.99 with two
 	lost := 0.01 - 0.001
-	ah := lost * (before.HeldHours - before.Fields["queue_wait_hours"]) * before.Fields["job_accelerators"]
+	wait, err := s.Workload.Get("queue_wait_hours")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ah := lost * (before.HeldHours - wait) * before.Fields["job_accelerators"]
 	if !near(o.SideEffect, lost, 1e-12) || !near(o.SideEffectCost, ah*perWastedHour(before), 1e-9) || !o.Flagged ||
 		o.Verdict != tco.VerdictFlagged {
 		t.Fatalf("%+v, want %g accelerator-h", o, ah)

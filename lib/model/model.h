@@ -29,6 +29,17 @@ typedef struct shape {
 } shape;
 void tco__shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags);
 
+/* The accelerator a run uses (run.c): its catalogue entry, its dense peak
+ * at the workload's precision and its memory, the topology's overrides
+ * first; an FP8 run on an accelerator without an FP8 peak fails naming
+ * precision. Training and serving read the same figures. */
+typedef struct accel_figures {
+    const tco_accelerator *acc;
+    double peak;   /* FLOP/s */
+    double memory; /* B */
+} accel_figures;
+int tco__accel_figures(accel_figures *a, const tco_obj *t, const tco_obj *w, tco_error *err);
+
 /* What the parallel layout implies per accelerator and per step. */
 typedef struct layout {
     double state, activations; /* B per accelerator */

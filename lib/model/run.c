@@ -132,6 +132,20 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
     return TCO_OK;
 }
 
+int tco__accel_figures(accel_figures *a, const tco_obj *t, const tco_obj *w, tco_error *err)
+{
+    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
+    int fp8 = W(PRECISION) == PRECISION_FP8;
+    a->acc = acc;
+    a->peak = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS) : fp8 ? acc->fp8_flops : acc->bf16_flops;
+    a->memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
+    if (a->peak <= 0)
+        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PRECISION,
+                               "precision = fp8, but %s has no FP8 peak: use bf16 or set accelerator_peak_flops",
+                               acc->name);
+    return TCO_OK;
+}
+
 int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
 {
     /* Who runs: the cluster, the job, the accelerator. */
@@ -155,19 +169,16 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SITES,
                                "sites = %g exceeds the %g data-parallel groups that could be spread over them",
                                T(SITES), dp);
-    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
-    int fp8 = W(PRECISION) == PRECISION_FP8;
-    double peak = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS)
-                                                 : fp8 ? acc->fp8_flops : acc->bf16_flops;
-    if (peak <= 0)
-        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PRECISION,
-                               "precision = fp8, but %s has no FP8 peak: use bf16 or set accelerator_peak_flops",
-                               acc->name);
+    accel_figures fig;
+    int rc = tco__accel_figures(&fig, t, w, err);
+    if (rc)
+        return rc;
+    const tco_accelerator *acc = fig.acc;
+    double peak = fig.peak, memory = fig.memory;
     double tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts;
-    double memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
     rates rate;
     tco__rates(&rate, t, p);
-    int rc = tco__rates_need(&rate, tco__mix_classes(t), t, p, err);
+    rc = tco__rates_need(&rate, tco__mix_classes(t), t, p, err);
     if (rc)
         return rc;
 

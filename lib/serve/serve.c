@@ -129,15 +129,13 @@ typedef struct served {
 static int served_of(served *m, const tco_obj *t, const tco_obj *w, const tco_serve_request *q, tco_error *err)
 {
     memset(m, 0, sizeof *m);
-    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
-    int fp8 = W(PRECISION) == PRECISION_FP8;
-    /* peak and memory as run.c takes them */
-    m->peak = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS) : fp8 ? acc->fp8_flops : acc->bf16_flops;
-    if (m->peak <= 0)
-        return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PRECISION,
-                               "precision = fp8, but %s has no FP8 peak: use bf16 or set accelerator_peak_flops",
-                               acc->name);
-    m->memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
+    accel_figures fig; /* the figures a training run reads */
+    int rc = tco__accel_figures(&fig, t, w, err);
+    if (rc)
+        return rc;
+    const tco_accelerator *acc = fig.acc;
+    m->peak = fig.peak;
+    m->memory = fig.memory;
     m->bw = q->memory_bandwidth_bytes_per_s > 0 ? q->memory_bandwidth_bytes_per_s : acc->memory_bandwidth_bytes_per_s;
     if (m->bw <= 0)
         return tco__fail_named(err, TCO_E_INCONSISTENT, "request.memory_bandwidth_bytes_per_s",
@@ -153,7 +151,7 @@ static int served_of(served *m, const tco_obj *t, const tco_obj *w, const tco_se
     uint64_t flags = 0;
     shape sh;
     tco__shape_of(&sh, w, m->active, &flags);
-    double bytes = fp8 ? 1 : 2; /* per weight and per cached value, at the precision */
+    double bytes = W(PRECISION) == PRECISION_FP8 ? 1 : 2; /* per weight and per cached value, at the precision */
     m->weights = m->params * bytes;
     /* K and V, kv_heads heads of hidden / heads values each, every layer */
     m->kv = 2 * sh.layers * sh.kv_heads * (sh.hidden / sh.heads) * bytes;

@@ -16,6 +16,13 @@ from .results import CATEGORIES, PRICE_CLASSES, _optional, enum_names, sized
 JOB_STATES = enum_names(lib.tco_job_state_name)
 TIERS = ("hot", "warm", "cold")
 TRAFFIC = ("in_region", "cross_region", "internet")
+# The columns of the CSV record format (doc/records.md), besides tag.<key>:
+# the required ones, the times among them, and the names given as texts.
+REQUIRED = ("start", "end", "accelerators")
+COLUMNS = (*REQUIRED, "utilisation", "price_class", "state", *(f"storage_{t}_gb_hours" for t in TIERS),
+           *(f"traffic_{k}_gb" for k in TRAFFIC))
+TIMES = ("start", "end")
+NAMED = ("price_class", "state")
 _PROGRESS_STEP = 65536  # records between two calls of the request's progress (attribute.c)
 
 # The spread rules by the library's names: "usage" (1), "even", "owner".
@@ -197,12 +204,10 @@ def from_pandas(df):
     seconds. The columns become the library's record array directly, and
     tco.attribute checks every record as it does a file's, naming the row."""
     pd = _optional("pandas")
-    known = {"start", "end", "accelerators", "utilisation", "price_class", "state",
-             *(f"storage_{t}_gb_hours" for t in TIERS), *(f"traffic_{k}_gb" for k in TRAFFIC)}
     for col in df.columns:
-        if col not in known and not str(col).startswith("tag."):
+        if col not in COLUMNS and not str(col).startswith("tag."):
             raise UnknownParameterError(f"column {col!r} is not a records column (doc/records.md, CSV)", param=col)
-    for col in ("start", "end", "accelerators"):
+    for col in REQUIRED:
         if col not in df:
             raise ParameterTypeError(f"the records need a column {col!r}", param=col)
     n = len(df)
@@ -418,10 +423,15 @@ class Part:
 
     def settle(self, topology, workload, pricing):
         """The Attribution of every record merged into this part."""
+        return Attribution(self._settle(topology, workload, pricing), self.by, None, pricing.currency)
+
+    def _settle(self, topology, workload, pricing):
+        """The library's attribution of the merged records (a pointer the
+        Attribution made of it owns)."""
         check_handles(topology, workload, pricing)
         out, err = ffi.new("tco_attribution **"), new_error()
         check(lib.tco_attribute_parts(out, self._ptr, topology._ptr, workload._ptr, pricing._ptr, err), err)
-        return Attribution(out[0], self.by, None, pricing.currency)
+        return out[0]
 
     def __repr__(self):
         return f"Part(by={self.by}, {len(bytes(self))} bytes)"

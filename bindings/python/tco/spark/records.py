@@ -14,16 +14,14 @@ from functools import partial
 import numpy as np
 
 from ..errors import Error, ParameterTypeError, UnknownParameterError
-from ..records import SPREADS, TIERS, TRAFFIC, Attribution, Part, attribute_part, from_pandas
+from ..records import COLUMNS, NAMED, REQUIRED, SPREADS, TIMES, Attribution, Part, attribute_part, from_pandas
 from ..records import attribute as single_attribute
 from ..waste import ACTIONS, THRESHOLDS, find_waste as _find_waste, find_waste_part
 from ._workers import require_library, scenario_bytes, scenario_from_bytes
 
 __all__ = ["attribute", "find_waste", "SparkAttribution"]
 
-_NUMBERS = ("accelerators", "utilisation", *(f"storage_{t}_gb_hours" for t in TIERS),
-            *(f"traffic_{k}_gb" for k in TRAFFIC))
-_TEXTS = ("price_class", "state")
+_NUMBERS = tuple(c for c in COLUMNS if c not in TIMES and c not in NAMED)
 _ROW = "__tco_row"          # the records' order, kept through the shuffles
 _COMPONENT = "__tco_share"  # the share a record's waste is found in
 # The tags the waste finder relates records by (doc/records.md): records
@@ -47,14 +45,14 @@ def _check_columns(df):
     from pyspark.sql import types as T
     fields = {f.name: f.dataType for f in df.schema.fields}
     for col in fields:
-        if col not in ("start", "end", *_NUMBERS, *_TEXTS) and not col.startswith("tag."):
+        if col not in COLUMNS and not col.startswith("tag."):
             raise UnknownParameterError(f"column {col!r} is not a records column (doc/records.md, CSV)", param=col)
-    for col in ("start", "end", "accelerators"):
+    for col in REQUIRED:
         if col not in fields:
             raise ParameterTypeError(f"the records need a column {col!r}", param=col)
     times = (T.TimestampType, T.TimestampNTZType, T.StringType, T.NumericType, T.DateType)
     for col, kind in fields.items():
-        if col in ("start", "end"):
+        if col in TIMES:
             ok = isinstance(kind, times)
             want = "a timestamp, an ISO text or epoch seconds"
         elif col in _NUMBERS:
@@ -154,10 +152,8 @@ class SparkAttribution(Attribution):
     focus_frame(**names))."""
 
     def __init__(self, part, topology, workload, pricing, spark):
-        settled = part.settle(topology, workload, pricing)
-        ptr = settled._ptr
-        self.__dict__.update(settled.__dict__)
-        self._ptr, self._part, self._spark = ptr, part, spark
+        super().__init__(part._settle(topology, workload, pricing), part.by, None, pricing.currency)
+        self._spark = spark
 
     def groups_frame(self):
         """The groups as a Spark DataFrame (money in integer cents)."""
