@@ -2,6 +2,7 @@
  * unmet bound, and the fixed vs elastic split, against hand-worked values
  * and brute force. */
 #include <float.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "support.h"
@@ -336,6 +337,34 @@ static void test_bad_series(void **state)
     scen_free(&s);
 }
 
+/* The statistics check their series in the summing pass itself (a
+ * negative value shows in the minimum, NaN or infinity in a lane's sum):
+ * every bad kind at every place of the four lanes and of the tail is
+ * refused naming its index, and so is a negative value a later NaN in the
+ * same lane would hide from the minimum; the output is left as it was. */
+static void test_stats_check_every_lane(void **state)
+{
+    (void)state;
+    const double bad[] = { -1, -INFINITY, INFINITY, NAN };
+    for (size_t b = 0; b < 4; b++)
+        for (size_t at = 0; at < 11; at++) {
+            double d[11] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+            d[at] = bad[b];
+            tco_demand_stats st = { .size = sizeof st };
+            tco_error err = { .size = sizeof err };
+            char want[32];
+            snprintf(want, sizeof want, "demand[%zu] = ", at);
+            assert_int_not_equal(tco_demand_stats_compute(&st, d, 11, 1, &err), TCO_OK);
+            assert_non_null(strstr(err.message, want));
+            assert_true(st.points == 0 && st.mean == 0);
+        }
+    double d[9] = { 1, -1, 3, 4, 5, NAN, 7, 8, 9 }; /* lane 1: -1, then NaN */
+    tco_error err = { .size = sizeof err };
+    tco_demand_stats st = { .size = sizeof st };
+    assert_int_equal(tco_demand_stats_compute(&st, d, 9, 1, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "demand[1] = -1"));
+}
+
 /* No silent wrong number: values whose sums overflow, and intervals so
  * small or large that the sums underflow or overflow, are refused naming
  * the input; before, the statistics came back NaN, the split infinite and
@@ -387,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_split_spot),
         cmocka_unit_test(test_split_year_matches_sort),
         cmocka_unit_test(test_bad_series),
+        cmocka_unit_test(test_stats_check_every_lane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
