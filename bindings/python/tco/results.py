@@ -2,6 +2,8 @@
 plot(). Field names, units and categories come from the library: the
 estimate's from its field table, the other results' from the header."""
 from dataclasses import dataclass
+from functools import cached_property
+from operator import attrgetter, itemgetter
 
 from ._native import ffi, lib
 from .display import html_table, money, money_axis
@@ -132,8 +134,13 @@ class Estimate(Result):
 
     def __init__(self, cdata, currency="cur"):
         self._c = cdata  # a tco_estimate * this object owns
-        self._d = ffi.cast("double *", cdata)  # the double fields, by offset / 8 (the typed properties below)
         self.currency = currency
+
+    @cached_property
+    def currency(self):
+        """The ISO 4217 code of every amount: the pricing table's, read when
+        first asked for (estimate() leaves it to here)."""
+        return self._pricing.currency
 
     def _read(self, f):
         base = ffi.cast("char *", self._c) + f.offset
@@ -163,14 +170,16 @@ class Estimate(Result):
 
     def to_dict(self):
         """Every field by name: the maps as dicts, the rest as numbers."""
-        d, out = self._d, {}
-        for name, kind, i, names in _LAYOUT:
-            if kind == lib.TCO_FIELD_DOUBLE:
-                out[name] = d[i]
-            elif kind == lib.TCO_FIELD_UINT64:
-                out[name] = int(ffi.cast("uint64_t *", d + i)[0])
-            else:
-                out[name] = dict(zip(names, ffi.unpack(d + i, len(names))))
+        # One unpack of the whole struct as doubles, then the fields picked
+        # from it into a dict whose keys are already in the library's order.
+        words = ffi.unpack(ffi.cast(_DOUBLE_P, self._c), _WORDS)
+        out = _ORDER.copy()
+        out.update(zip(_DOUBLES, _PICK_DOUBLES(words)))
+        u = ffi.cast(_UINT64_P, self._c)
+        for name, i in _UINT64S:
+            out[name] = u[i]
+        for name, i, names in _MAPS:
+            out[name] = dict(zip(names, words[i:i + len(names)]))
         return out
 
     def __repr__(self):
@@ -226,28 +235,57 @@ class Estimate(Result):
         return ax
 
 
+_DOUBLE_P, _UINT64_P = ffi.typeof("double *"), ffi.typeof("uint64_t *")
+_ESTIMATE_P = ffi.typeof("tco_estimate *")
+_ESTIMATE_SIZE = ffi.sizeof("tco_estimate")
+_WORDS = _ESTIMATE_SIZE // 8
+_MEMBERS = dict(ffi.typeof("tco_estimate").fields)
+
+
+def _map_names(f):
+    return CATEGORIES if f.type == lib.TCO_FIELD_CATEGORIES else WASTES
+
+
 def _typed_fields():
-    """A property for each double field of the estimate, reading the C
-    struct at its offset: no lookup by name on the way."""
+    """A property for each field of the estimate, reading the C struct: a
+    scalar by its member (attrgetter, no lookup by name in Python on the
+    way), a map from its offset. A field the compiled struct does not have
+    at the library's offset is left to Estimate.__getattr__."""
     for f in ESTIMATE_FIELDS:
-        if f.type == lib.TCO_FIELD_DOUBLE and not hasattr(Estimate, f.name):
-            setattr(Estimate, f.name, property(lambda self, i=f.offset // 8: self._d[i], doc=f"{f.unit}"))
+        if hasattr(Estimate, f.name):
+            continue
+        member = _MEMBERS.get(f.name)
+        if f.type in (lib.TCO_FIELD_DOUBLE, lib.TCO_FIELD_UINT64):
+            if member is not None and member.offset == f.offset:
+                setattr(Estimate, f.name, property(attrgetter("_c." + f.name), doc=f.unit))
+        elif f.type in (lib.TCO_FIELD_CATEGORIES, lib.TCO_FIELD_WASTES):
+            def read(self, i=f.offset // 8, names=_map_names(f)):
+                return dict(zip(names, ffi.unpack(ffi.cast(_DOUBLE_P, self._c) + i, len(names))))
+            setattr(Estimate, f.name, property(read, doc=f.unit))
 
 
 _typed_fields()
-_ESTIMATE_SIZE = ffi.sizeof("tco_estimate")
-# (name, type, offset / 8, the map's names) of every field, for to_dict
-_LAYOUT = [(f.name, f.type, f.offset // 8, CATEGORIES if f.type == lib.TCO_FIELD_CATEGORIES else WASTES)
-           for f in ESTIMATE_FIELDS]
+# The layout to_dict reads: every field's name in order, the doubles with
+# their word indices, the integers and the maps.
+_ORDER = dict.fromkeys(f.name for f in ESTIMATE_FIELDS)
+_DOUBLES = tuple(f.name for f in ESTIMATE_FIELDS if f.type == lib.TCO_FIELD_DOUBLE)
+_PICK_DOUBLES = itemgetter(*(f.offset // 8 for f in ESTIMATE_FIELDS if f.type == lib.TCO_FIELD_DOUBLE))
+_UINT64S = tuple((f.name, f.offset // 8) for f in ESTIMATE_FIELDS if f.type == lib.TCO_FIELD_UINT64)
+_MAPS = tuple((f.name, f.offset // 8, _map_names(f)) for f in ESTIMATE_FIELDS
+              if f.type in (lib.TCO_FIELD_CATEGORIES, lib.TCO_FIELD_WASTES))
+_compute, _bare = lib.tco_estimate_compute, object.__new__
 
 
 def estimate(topology, workload, pricing):
     """Prices a training scenario: an Estimate."""
-    out = ffi.new("tco_estimate *")
+    out = ffi.new(_ESTIMATE_P)
     out.size = _ESTIMATE_SIZE
-    if lib.tco_estimate_compute(out, topology._ptr, workload._ptr, pricing._ptr, ffi.NULL):
+    if _compute(out, topology._ptr, workload._ptr, pricing._ptr, ffi.NULL):
         # again for the message: the computation is pure, so it fails the
         # same way, and the path that succeeds makes no error struct
         err = new_error()
-        check(lib.tco_estimate_compute(out, topology._ptr, workload._ptr, pricing._ptr, err), err)
-    return Estimate(out, pricing.currency)
+        check(_compute(out, topology._ptr, workload._ptr, pricing._ptr, err), err)
+    # built without __init__: the currency is read from pricing when asked
+    e = _bare(Estimate)
+    e._c, e._pricing = out, pricing
+    return e
