@@ -1,6 +1,7 @@
 """Results as plain Python objects: attributes, to_dict(), to_pandas() and
 plot(). Field names, units and categories come from the library: the
 estimate's from its field table, the other results' from the header."""
+import struct
 from dataclasses import dataclass
 from functools import cached_property
 from operator import attrgetter, itemgetter
@@ -170,16 +171,13 @@ class Estimate(Result):
 
     def to_dict(self):
         """Every field by name: the maps as dicts, the rest as numbers."""
-        # One unpack of the whole struct as doubles, then the fields picked
-        # from it into a dict whose keys are already in the library's order.
-        words = ffi.unpack(ffi.cast(_DOUBLE_P, self._c), _WORDS)
+        # One unpack of every field, then into a dict whose keys are already
+        # in the library's order.
+        values = _UNPACK(ffi.buffer(self._c))
         out = _ORDER.copy()
-        out.update(zip(_DOUBLES, _PICK_DOUBLES(words)))
-        u = ffi.cast(_UINT64_P, self._c)
-        for name, i in _UINT64S:
-            out[name] = u[i]
+        out.update(zip(_SCALARS, _PICK_SCALARS(values)))
         for name, i, names in _MAPS:
-            out[name] = dict(zip(names, words[i:i + len(names)]))
+            out[name] = dict(zip(names, values[i:i + len(names)]))
         return out
 
     def __repr__(self):
@@ -235,10 +233,9 @@ class Estimate(Result):
         return ax
 
 
-_DOUBLE_P, _UINT64_P = ffi.typeof("double *"), ffi.typeof("uint64_t *")
+_DOUBLE_P = ffi.typeof("double *")
 _ESTIMATE_P = ffi.typeof("tco_estimate *")
 _ESTIMATE_SIZE = ffi.sizeof("tco_estimate")
-_WORDS = _ESTIMATE_SIZE // 8
 _MEMBERS = dict(ffi.typeof("tco_estimate").fields)
 
 
@@ -265,14 +262,32 @@ def _typed_fields():
 
 
 _typed_fields()
-# The layout to_dict reads: every field's name in order, the doubles with
-# their word indices, the integers and the maps.
+
+
+def _unpacker():
+    """What to_dict reads: a struct.Struct that unpacks every field the
+    library lists, in offset order (a map's named slots only), with the
+    scalars' names and positions in what it unpacks, and each map's name,
+    first position and names."""
+    fmt, at, pos, scalars, maps = ["="], 0, 0, [], []
+    for f in sorted(ESTIMATE_FIELDS, key=lambda f: f.offset):
+        fmt.append(f"{f.offset - at}x")
+        if f.type in (lib.TCO_FIELD_DOUBLE, lib.TCO_FIELD_UINT64):
+            fmt.append("d" if f.type == lib.TCO_FIELD_DOUBLE else "Q")
+            scalars.append((f.name, pos))
+            width = 1
+        else:
+            names = _map_names(f)
+            fmt.append(f"{len(names)}d")
+            maps.append((f.name, pos, names))
+            width = len(names)
+        pos, at = pos + width, f.offset + 8 * width
+    names, positions = zip(*scalars)
+    return struct.Struct("".join(fmt)).unpack_from, names, itemgetter(*positions), tuple(maps)
+
+
 _ORDER = dict.fromkeys(f.name for f in ESTIMATE_FIELDS)
-_DOUBLES = tuple(f.name for f in ESTIMATE_FIELDS if f.type == lib.TCO_FIELD_DOUBLE)
-_PICK_DOUBLES = itemgetter(*(f.offset // 8 for f in ESTIMATE_FIELDS if f.type == lib.TCO_FIELD_DOUBLE))
-_UINT64S = tuple((f.name, f.offset // 8) for f in ESTIMATE_FIELDS if f.type == lib.TCO_FIELD_UINT64)
-_MAPS = tuple((f.name, f.offset // 8, _map_names(f)) for f in ESTIMATE_FIELDS
-              if f.type in (lib.TCO_FIELD_CATEGORIES, lib.TCO_FIELD_WASTES))
+_UNPACK, _SCALARS, _PICK_SCALARS, _MAPS = _unpacker()
 _compute, _bare = lib.tco_estimate_compute, object.__new__
 
 
