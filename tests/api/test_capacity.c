@@ -276,6 +276,35 @@ static void test_split_year_matches_sort(void **state)
     free(sorted);
 }
 
+/* Past a million points the selection gathers into a sixteenth of the
+ * series rather than a fixed 65,536 values; it still finds what a full
+ * sort does (three million points, six years of minutes). */
+static void test_split_long_matches_sort(void **state)
+{
+    (void)state;
+    size_t n = 3000000;
+    double *d = malloc(n * sizeof *d), *sorted = malloc(n * sizeof *d);
+    assert_non_null(d);
+    assert_non_null(sorted);
+    uint64_t seed = 5;
+    for (size_t i = 0; i < n; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        d[i] = (double)(seed % 100000) / 8 + (i % 1440 < 480 ? 5000 : 0);
+    }
+    memcpy(sorted, d, n * sizeof *d);
+    qsort(sorted, n, sizeof *d, by_value);
+    scen s;
+    split_scen(&s, 0);
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split(&x, d, n, 1.0 / 60, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == sorted[n - 1 - (size_t)floor(0.625 * (double)n)]);
+    scen_free(&s);
+    free(d);
+    free(sorted);
+}
+
 /* ---- bad input ----------------------------------------------------------- */
 
 static void test_bad_series(void **state)
@@ -415,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_split_is_optimal),
         cmocka_unit_test(test_split_spot),
         cmocka_unit_test(test_split_year_matches_sort),
+        cmocka_unit_test(test_split_long_matches_sort),
         cmocka_unit_test(test_bad_series),
         cmocka_unit_test(test_stats_check_every_lane),
     };
