@@ -46,8 +46,8 @@ static inline double bench_sum(const double *x, size_t n)
     return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
 }
 
-/* A new xorshift64 state from a seed: fresh data for every round, so that
- * no branch predictor learns the series. */
+/* The next value of a xorshift64 generator: series drawn afresh every
+ * round, so that no branch predictor learns them. */
 static inline uint64_t bench_next(uint64_t *s)
 {
     *s ^= *s << 13;
