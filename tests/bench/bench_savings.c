@@ -16,6 +16,20 @@
 #define TABLES 500
 #define ESTIMATES 20000
 
+typedef struct {
+    tco_tradeoff rows[16];
+    size_t n;
+    const tco_topology *t;
+    const tco_workload *w;
+    const tco_pricing *p;
+} table;
+
+static int one(void *ctx)
+{
+    table *x = ctx;
+    return tco_tradeoffs(x->rows, sizeof x->rows[0], 16, &x->n, NULL, x->t, x->w, x->p, NULL) || x->rows[0].net == 0;
+}
+
 int main(void)
 {
     tco_topology *t;
@@ -25,40 +39,19 @@ int main(void)
         tco_workload_freeze(w, NULL) || tco_pricing_new(&p, NULL) ||
         tco_pricing_set(p, TCO_P_SPOT_PER_ACCEL_HOUR, 2, NULL) || tco_pricing_freeze(p, NULL))
         return 1;
-    tco_tradeoff rows[16];
-    size_t n = 0;
-    static tco_estimate e;
-    e.size = sizeof e;
-
-    double table_us[ROUNDS], estimate_us[ROUNDS], sink = 0;
-    size_t allocs = 0;
-    for (int r = 0; r < ROUNDS; r++) {
-        size_t a0 = allocations;
-        double t0 = now();
-        for (int i = 0; i < TABLES; i++) {
-            if (tco_tradeoffs(rows, sizeof rows[0], 16, &n, NULL, t, w, p, NULL))
-                return 1;
-            sink += rows[0].net;
-        }
-        double t1 = now();
-        allocs += allocations - a0;
-        for (int i = 0; i < ESTIMATES; i++) {
-            if (tco_estimate_compute(&e, t, w, p, NULL))
-                return 1;
-            sink += e.total;
-        }
-        double t2 = now();
-        table_us[r] = (t1 - t0) / TABLES * 1e6;
-        estimate_us[r] = (t2 - t1) / ESTIMATES * 1e6;
-    }
-    double tb = median(table_us, ROUNDS), est = median(estimate_us, ROUNDS);
-    printf("tradeoffs: %.2f us per table of %zu savings (median of %d rounds of %d tables)\n", tb, n, ROUNDS, TABLES);
+    static table x;
+    x.t = t, x.w = w, x.p = p;
+    bench_call b;
+    if (bench_against_estimate(&b, one, &x, ROUNDS, TABLES, ESTIMATES, t, w, p, &allocations))
+        return 1;
+    printf("tradeoffs: %.2f us per table of %zu savings (median of %d rounds of %d tables)\n", b.us, x.n, ROUNDS,
+           TABLES);
     printf("baseline: %.3f us per tco_estimate_compute (median of %d rounds of %d calls); tradeoffs / baseline = %.1f\n",
-           est, ROUNDS, ESTIMATES, tb / est);
+           b.estimate_us, ROUNDS, ESTIMATES, b.us / b.estimate_us);
     if (alloc_counting())
-        printf("heap allocations during %d tables: %zu\n", ROUNDS * TABLES, allocs);
+        printf("heap allocations during %d tables: %zu\n", ROUNDS * TABLES, b.allocations);
     tco_topology_free(t);
     tco_workload_free(w);
     tco_pricing_free(p);
-    return sink != 0 && (allocs == 0 || !alloc_counting()) ? 0 : 1;
+    return b.allocations == 0 || !alloc_counting() ? 0 : 1;
 }
