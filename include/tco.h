@@ -2008,7 +2008,8 @@ typedef struct tco_saving {
 
 TCO_API void tco_saving_init(tco_saving *saving);
 
-/* A saving and what it costs in return, in cur over the estimate's runs. */
+/* A saving and what it costs in return, in cur over the estimate's runs
+ * (smaller_baseline: over the demand series, the totals the split's). */
 typedef struct tco_tradeoff {
     size_t size;                          /* sizeof(tco_tradeoff) */
     int32_t kind;                         /* the tco_saving_kind */
@@ -2039,7 +2040,9 @@ TCO_API const char *tco_saving_side_effect_unit(int32_t kind);
  * model, or read from the two estimates where they price it
  * (in_estimate). value must cut: larger than the current interval, share
  * or interval used; smaller than the current retention or count (1 at
- * least for counts, whole). Errors name the field ("saving.value",
+ * least for counts, whole); for smaller_baseline 0 to below
+ * saving->baseline, over saving->demand, and for idle_reclaim 0 to below
+ * saving->idle_timeout_hours. Errors name the field ("saving.value",
  * "saving.log_needed_share") with its allowed range; a NULL, a size, a
  * handle not frozen or of the wrong kind, a scenario that does not price
  * as given or at the new value. On failure *out is untouched. Allocates
@@ -2050,13 +2053,17 @@ TCO_API int tco_tradeoff_compute(tco_tradeoff *out, const tco_saving *saving, co
 /* Every kind that can cut this scenario, at suggested values: sampling
  * interval doubled, log retention halved, hot checkpoints halved (at least
  * 1), checkpoint interval doubled, spot share + 0.2 (at most what the
- * reserved share leaves), one database instance fewer. A kind with nothing
- * to cut (retention 0, one checkpoint, one instance, no room for spot, no
- * checkpoints) is left out. side: the side-effect inputs (NULL for the
+ * reserved share leaves), one database instance fewer; with side->demand
+ * and a side->baseline above the split's optimum, that optimum; with a
+ * side->idle_timeout_hours, half of it. A kind with nothing to cut
+ * (retention 0, one checkpoint, one instance, no room for spot, no
+ * checkpoints, no series or a baseline at its optimum, no timeout) is left
+ * out. side: the side-effect inputs (NULL for the
  * defaults; kind and value 0). out has room for cap rows of out_size
  * bytes; the first min(cap, *n) are filled in kind order, *n receiving how
  * many apply. A row the estimate refuses gets its status and zeros; the
- * call still succeeds. Allocates nothing. */
+ * call still succeeds. Allocates nothing but, with a series, the
+ * selection of its optimum (as tco_capacity_split). */
 TCO_API int tco_tradeoffs(tco_tradeoff *out, size_t out_size, size_t cap, size_t *n, const tco_saving *side,
                           const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err);
 
