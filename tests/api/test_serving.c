@@ -255,6 +255,13 @@ static void test_experts_hand_worked(void **state)
     assert_rel(r.min_time_per_output_token, 0.0007 + 9.0112e-5 + 0.01 / 200, 1e-11);
     assert_rel(r.time_per_output_token, 0.019955761462756235, 1e-12);
     assert_true(r.weight_bytes == 2e10); /* memory still holds every expert */
+    /* one token reaches exactly k experts: the step reads params_active */
+    q.max_batch = 1;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_rel(r.experts_read, 2, 1e-14);
+    assert_rel(r.weight_bytes_read, 0.7e9 * 2, 1e-14);
+    assert_rel(r.step_seconds, 0.0007 + 9.0112e-5, 1e-12);
+    q.max_batch = 256;
     /* params_active must leave the shared weights at least k / E */
     q.experts_per_token = 5; /* 0.7e9 < 5 / 64 x 10e9 */
     tco_error err = TCO_ERROR_INIT;
