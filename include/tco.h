@@ -1809,7 +1809,8 @@ typedef struct tco_serving {
  * accelerators decodes the largest batch whose time per output token
  * (memory-bound roofline, prefills stalling the decodes) meets the target
  * and whose KV cache fits; each point needs tensor_parallel x ceil(rate /
- * the replica's throughput) accelerators; that series is split fixed vs
+ * the replica's throughput) accelerators (its utilisation x throughput
+ * with queue_percentile); that series is split fixed vs
  * elastic as tco_capacity_split splits it (the workload's
  * interruptible_share, the pricing table's rates), priced per million
  * tokens served. split may be NULL, or a tco_split (its size set) that

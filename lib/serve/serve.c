@@ -9,7 +9,8 @@
  * Each point's accelerators, tp x ceil(rate / throughput), grow with the
  * rate, so the baseline selected among the rates maps to the one
  * tco_capacity_split selects among the accelerators: no series of
- * accelerators is ever built here. */
+ * accelerators is ever built here. The opt-in queue, all-reduces and
+ * experts change the replica and its throughput, never that pass. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
