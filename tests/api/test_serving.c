@@ -306,10 +306,9 @@ static void test_queue_hand_worked(void **state)
     q.queue_percentile = 0.9;
     assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
     assert_true(r.batch == 2);
-    double S2 = 200 * r.time_per_output_token, rho = r.utilisation;
-    q.time_to_first_token = r.prefill_seconds + S2; /* t = S at this TPOT */
+    q.time_to_first_token = r.prefill_seconds + 200 * r.time_per_output_token; /* t = S at this TPOT */
     assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
-    rho = r.utilisation;
+    double rho = r.utilisation;
     assert_rel(2 * rho * rho / (1 + rho) * exp(-2 * (1 - rho)), 0.1, 1e-12);
     assert_rel(rho, 0.46278948217644333, 1e-12);
 

@@ -23,7 +23,9 @@ class Serving(Result):
     """The fleet: one attribute per field of the library's result
     (tensor_parallel, batch, time_per_output_token, replica_output_tokens_per_second,
     peak_accelerators, fixed_accelerators, total_cost,
-    cost_per_million_output_tokens, cost_per_million_tokens...);
+    cost_per_million_output_tokens, cost_per_million_tokens, and of the
+    opt-in refinements utilisation, queue_wait_seconds, allreduce_seconds,
+    experts_read, weight_bytes_read...);
     batch_limit_name, what bounds the batch; needed, the accelerators of
     each point (a numpy array); split, the whole fixed/elastic split
     (tco.capacity_split's); to_pandas(), one row a point; plot()."""
