@@ -1,0 +1,467 @@
+/* The bad-input catalogue (tests/catalogue/requests.json) against the C
+ * API: for every entry point that takes a request struct, a valid request
+ * with each field set to each bad class in turn must fail with the
+ * catalogue's status, name the field in err.param_name and the message,
+ * and leave every output as it was (a sentinel pattern, compared byte for
+ * byte). Then, per entry, the classes every struct and handle argument
+ * shares: a size of 0, below version 1, past the documented upper bound
+ * (INPUT_MAX_SIZE, doc/api.md) and SIZE_MAX, a non-zero tail, a NULL
+ * request, a handle of the wrong kind and unfrozen handles. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "support.h"
+
+typedef struct cat_case {
+    const char *entry, *cls, *name;
+    size_t offset;
+    int is_int;
+    double real;
+    int64_t whole;
+    int code;
+} cat_case;
+
+typedef struct cat_param {
+    const char *handle, *name;
+    double value;
+} cat_param;
+
+#include "catalogue.h"
+
+#define N_CASES (sizeof cat_cases / sizeof cat_cases[0])
+#define SENTINEL 0xA5
+#define INPUT_MAX 1024 /* doc/api.md: the largest size an input struct may declare */
+
+/* The scenario of the catalogue, its records priced, frozen. */
+typedef struct ctx {
+    scen s;
+    tco_records *rs;
+    tco_attribution *a;
+} ctx;
+
+/* A request big enough for any size class, aligned as the structs are. */
+typedef union req {
+    tco_waste_request waste;
+    tco_lifetime_request lifetime;
+    tco_serve_request serving;
+    tco_pipeline_request pipeline;
+    tco_saving saving;
+    tco_target target;
+    tco_scaling_law law;
+    double align;
+    unsigned char bytes[INPUT_MAX + 64];
+} req;
+
+/* Every output a call may write, filled with SENTINEL; before compares it
+ * with the state before the call. */
+static unsigned char outbuf[65536], before[sizeof outbuf];
+
+static void *out_at(size_t offset, size_t size)
+{
+    void *p = outbuf + offset;
+    memcpy(p, &size, sizeof size);
+    return p;
+}
+
+static void outputs_reset(void)
+{
+    memset(outbuf, SENTINEL, sizeof outbuf);
+}
+
+/* Group setup cannot assert: a failure prints why and fails the group. */
+static int setup_failed(const char *what, const tco_error *err)
+{
+    fprintf(stderr, "setup: %s: %s\n", what, err->message);
+    return -1;
+}
+
+static int set_param(ctx *c, const cat_param *q, tco_error *err)
+{
+    int32_t key;
+    int rc = tco_param_find(&key, q->name, err);
+    if (rc)
+        return rc;
+    return !strcmp(q->handle, "topology")   ? tco_topology_set(c->s.t, key, q->value, err)
+           : !strcmp(q->handle, "workload") ? tco_workload_set(c->s.w, key, q->value, err)
+                                            : tco_pricing_set(c->s.p, key, q->value, err);
+}
+
+static int attribution_request(tco_attribution_request *q, const ctx *c, tco_error *err)
+{
+    memset(q, 0, sizeof *q);
+    q->size = sizeof *q;
+    q->period_start = cat_period[0];
+    q->period_end = cat_period[1];
+    q->by_count = 1;
+    q->idle_rule = TCO_SPREAD_USAGE;
+    q->shared_rule = TCO_SPREAD_USAGE;
+    return tco_tags_find(tco_records_tags(c->rs), cat_by, strlen(cat_by), &q->by_key[0], err);
+}
+
+static int setup(void **state)
+{
+    static ctx c;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_topology_new(&c.s.t, &err) || tco_workload_new(&c.s.w, &err) || tco_pricing_new(&c.s.p, &err))
+        return setup_failed("new", &err);
+    for (size_t i = 0; i < sizeof cat_params / sizeof cat_params[0]; i++)
+        if (set_param(&c, &cat_params[i], &err))
+            return setup_failed(cat_params[i].name, &err);
+    if (tco_topology_freeze(c.s.t, &err) || tco_workload_freeze(c.s.w, &err) || tco_pricing_freeze(c.s.p, &err))
+        return setup_failed("freeze", &err);
+    if (tco_records_read_csv(&c.rs, cat_records_csv, strlen(cat_records_csv), TCO_READ_STRICT, &err))
+        return setup_failed("records", &err);
+    tco_attribution_request q;
+    if (attribution_request(&q, &c, &err))
+        return setup_failed("by", &err);
+    size_t pairs;
+    const uint32_t *tp = tco_records_tag_pairs(c.rs, &pairs);
+    if (tco_attribute(&c.a, tco_records_data(c.rs), tco_records_count(c.rs), tp, pairs, tco_records_tags(c.rs), &q,
+                      c.s.t, c.s.w, c.s.p, &err))
+        return setup_failed("attribute", &err);
+    *state = &c;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    ctx *c = *state;
+    tco_attribution_free(c->a);
+    tco_records_free(c->rs);
+    scen_free(&c->s);
+    return 0;
+}
+
+/* ---- the entry points: a valid request, and the call ---------------------- */
+
+/* The handles a call is given (swapped or unfrozen by the shared classes). */
+typedef struct args {
+    const tco_topology *t;
+    const tco_workload *w;
+    const tco_pricing *p;
+} args;
+
+typedef struct entry {
+    const char *name;
+    void (*init)(req *q, const ctx *c);
+    /* The call: outputs in outbuf (sizes set), snapshot taken, then called. */
+    int (*call)(const ctx *c, const void *q, args h, tco_error *err);
+    int null_refused; /* 1: a NULL request is TCO_E_NULL (else: the defaults) */
+} entry;
+
+static void snapshot(void)
+{
+    memcpy(before, outbuf, sizeof outbuf);
+}
+
+static void init_waste(req *q, const ctx *c)
+{
+    (void)c;
+    tco_waste_request_init(&q->waste);
+}
+
+static int call_waste(const ctx *c, const void *q, args h, tco_error *err)
+{
+    (void)h;
+    tco_findings **out = out_at(0, 0);
+    memset(out, SENTINEL, sizeof *out);
+    snapshot();
+    size_t pairs;
+    const uint32_t *tp = tco_records_tag_pairs(c->rs, &pairs);
+    int rc = tco_find_waste(out, c->a, tco_records_data(c->rs), tco_records_count(c->rs), tp, pairs,
+                            tco_records_tags(c->rs), q, err);
+    if (rc == TCO_OK)
+        tco_findings_free(*out);
+    return rc;
+}
+
+static void init_lifetime(req *q, const ctx *c)
+{
+    (void)c;
+    tco_lifetime_request_init(&q->lifetime);
+}
+
+static int call_lifetime(const ctx *c, const void *q, args h, tco_error *err)
+{
+    (void)c;
+    tco_lifetime *out = out_at(0, sizeof(tco_lifetime));
+    enum { YEARS = 8 }; /* room for the default request's 5 */
+    tco_lifetime_year *years = out_at(4096, sizeof(tco_lifetime_year));
+    for (int i = 1; i < YEARS; i++)
+        memcpy((char *)years + i * sizeof *years, years, sizeof(size_t));
+    snapshot();
+    return tco_lifetime_compute(out, years, sizeof *years, YEARS, q, h.t, h.w, h.p, err);
+}
+
+static void init_serving(req *q, const ctx *c)
+{
+    (void)c;
+    tco_serve_request_init(&q->serving);
+    q->serving.rate = cat_rate;
+    q->serving.n = sizeof cat_rate / sizeof cat_rate[0];
+}
+
+static int call_serving(const ctx *c, const void *q, args h, tco_error *err)
+{
+    (void)c;
+    tco_serving *out = out_at(0, sizeof(tco_serving));
+    tco_split *split = out_at(4096, sizeof(tco_split));
+    double *needed = out_at(8192, 0);
+    snapshot();
+    return tco_serving_compute(out, split, needed, sizeof cat_rate / sizeof cat_rate[0], q, h.t, h.w, h.p, err);
+}
+
+static void init_pipeline(req *q, const ctx *c)
+{
+    (void)c;
+    tco_pipeline_request_init(&q->pipeline);
+}
+
+static int call_pipeline(const ctx *c, const void *q, args h, tco_error *err)
+{
+    (void)c;
+    tco_pipeline *out = out_at(0, sizeof(tco_pipeline));
+    snapshot();
+    return tco_data_pipeline_compute(out, q, h.t, h.w, h.p, err);
+}
+
+static void init_tradeoffs(req *q, const ctx *c)
+{
+    (void)c;
+    tco_saving_init(&q->saving);
+}
+
+static int call_tradeoffs(const ctx *c, const void *q, args h, tco_error *err)
+{
+    (void)c;
+    enum { CAP = 8 };
+    tco_tradeoff *out = out_at(0, sizeof(tco_tradeoff));
+    for (int i = 1; i < CAP; i++)
+        memcpy((char *)out + i * sizeof *out, out, sizeof(size_t));
+    size_t *n = out_at(CAP * sizeof *out, 0);
+    snapshot();
+    return tco_tradeoffs(out, sizeof *out, CAP, n, q, h.t, h.w, h.p, err);
+}
+
+/* One saving weighed: the same side inputs, one kind at its suggested cut. */
+static void init_tradeoff(req *q, const ctx *c)
+{
+    tco_saving_init(&q->saving);
+    int32_t key;
+    double days;
+    assert_int_equal(tco_param_find(&key, "log_retention_days", NULL), TCO_OK);
+    assert_int_equal(tco_workload_get(c->s.w, key, &days, NULL), TCO_OK);
+    q->saving.kind = TCO_SAVING_LOG_RETENTION;
+    q->saving.value = days / 2;
+}
+
+static int call_tradeoff(const ctx *c, const void *q, args h, tco_error *err)
+{
+    (void)c;
+    tco_tradeoff *out = out_at(0, sizeof(tco_tradeoff));
+    snapshot();
+    return tco_tradeoff_compute(out, q, h.t, h.w, h.p, err);
+}
+
+static void init_sizing(req *q, const ctx *c)
+{
+    (void)c;
+    memset(&q->target, 0, sizeof q->target);
+    q->target.size = sizeof q->target;
+    q->target.solve = TCO_SOLVE_ACCELERATORS;
+    q->target.deadline_days = cat_sizing_deadline_days;
+}
+
+static int call_sizing(const ctx *c, const void *q, args h, tco_error *err)
+{
+    (void)c;
+    tco_sizing *out = out_at(0, sizeof(tco_sizing));
+    snapshot();
+    return tco_size(out, q, h.t, h.w, h.p, err);
+}
+
+static void init_law(req *q, const ctx *c)
+{
+    (void)c;
+    assert_int_equal(tco_scaling_law_init(&q->law, TCO_FIT_HOFFMANN_2022, NULL), TCO_OK);
+}
+
+static int call_loss_at(const ctx *c, const void *q, args h, tco_error *err)
+{
+    (void)c, (void)h;
+    tco_loss *out = out_at(0, sizeof(tco_loss));
+    snapshot();
+    return tco_loss_at(out, q, 7e10, 1.4e12, err);
+}
+
+/* The compute-optimal run reads the same law, and the handles. */
+static int call_optimal(const ctx *c, const void *q, args h, tco_error *err)
+{
+    (void)c;
+    tco_optimum *out = out_at(0, sizeof(tco_optimum));
+    tco_estimate *e = out_at(4096, sizeof(tco_estimate));
+    snapshot();
+    return tco_compute_optimal(out, e, q, 1e8, h.t, h.w, h.p, err);
+}
+
+/* Entries of one catalogue name share its fields and classes. */
+static const entry entries[] = {
+    { "waste", init_waste, call_waste, 0 },
+    { "lifetime", init_lifetime, call_lifetime, 1 },
+    { "serving", init_serving, call_serving, 1 },
+    { "pipeline", init_pipeline, call_pipeline, 1 },
+    { "tradeoffs", init_tradeoffs, call_tradeoffs, 0 },
+    { "tradeoffs", init_tradeoff, call_tradeoff, 1 },
+    { "sizing", init_sizing, call_sizing, 1 },
+    { "scaling_law", init_law, call_loss_at, 0 },
+    { "scaling_law", init_law, call_optimal, 0 },
+};
+#define N_ENTRIES (sizeof entries / sizeof entries[0])
+
+static args handles_of(const ctx *c)
+{
+    args h = { c->s.t, c->s.w, c->s.p };
+    return h;
+}
+
+/* A refused call: the code, the field named (when given) and nothing written. */
+static void expect_refused(const ctx *c, const entry *e, const void *q, args h, int code, const char *name,
+                           const char *what)
+{
+    tco_error err = TCO_ERROR_INIT;
+    outputs_reset();
+    int rc = e->call(c, q, h, &err);
+    if (rc != code)
+        fail_msg("%s, %s: got %s (%s), want %s", e->name, what, tco_status_name(rc), err.message,
+                 tco_status_name(code));
+    assert_int_equal(err.code, code);
+    if (name) {
+        if (strcmp(err.param_name, name) != 0 || !strstr(err.message, name))
+            fail_msg("%s, %s: param_name \"%s\", message \"%s\": want %s named", e->name, what, err.param_name,
+                     err.message, name);
+    }
+    if (memcmp(before, outbuf, sizeof outbuf) != 0)
+        fail_msg("%s, %s: a refused call changed its output", e->name, what);
+}
+
+/* The valid request of every entry prices (a catalogue whose base fails
+ * would pass on any code). */
+static void test_valid(void **state)
+{
+    ctx *c = *state;
+    for (size_t i = 0; i < N_ENTRIES; i++) {
+        req q;
+        entries[i].init(&q, c);
+        tco_error err = TCO_ERROR_INIT;
+        outputs_reset();
+        int rc = entries[i].call(c, &q, handles_of(c), &err);
+        if (rc != TCO_OK)
+            fail_msg("%s: the valid request fails: %s", entries[i].name, err.message);
+    }
+}
+
+/* Every field of every entry, every bad class the catalogue lists. */
+static void test_fields(void **state)
+{
+    ctx *c = *state;
+    size_t checked = 0;
+    for (size_t i = 0; i < N_ENTRIES; i++) {
+        const entry *e = &entries[i];
+        for (size_t k = 0; k < N_CASES; k++) {
+            const cat_case *cc = &cat_cases[k];
+            if (strcmp(cc->entry, e->name) != 0)
+                continue;
+            req q;
+            e->init(&q, c);
+            if (cc->is_int) {
+                int32_t v = (int32_t)cc->whole;
+                memcpy(q.bytes + cc->offset, &v, sizeof v);
+            } else {
+                memcpy(q.bytes + cc->offset, &cc->real, sizeof cc->real);
+            }
+            char what[128];
+            snprintf(what, sizeof what, "%s = %s", cc->name, cc->cls);
+            expect_refused(c, e, &q, handles_of(c), cc->code, cc->name, what);
+            checked++;
+        }
+    }
+    assert_true(checked >= N_CASES); /* every case is some entry's */
+}
+
+/* The request's size: 0, below version 1, past the upper bound, SIZE_MAX,
+ * and this version's with a non-zero tail. */
+static void test_sizes(void **state)
+{
+    ctx *c = *state;
+    const size_t sizes[] = { 0, sizeof(size_t), INPUT_MAX + 8, SIZE_MAX };
+    for (size_t i = 0; i < N_ENTRIES; i++) {
+        const entry *e = &entries[i];
+        req q;
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            memset(&q, 0, sizeof q);
+            e->init(&q, c);
+            memcpy(q.bytes, &sizes[k], sizeof sizes[k]);
+            char what[64];
+            snprintf(what, sizeof what, "size %zu", sizes[k]);
+            expect_refused(c, e, &q, handles_of(c), TCO_E_SIZE, NULL, what);
+        }
+        /* A newer caller's struct: this version's fields, then a field set. */
+        memset(&q, 0, sizeof q);
+        e->init(&q, c);
+        size_t known, wide;
+        memcpy(&known, q.bytes, sizeof known);
+        wide = known + 8;
+        memcpy(q.bytes, &wide, sizeof wide);
+        q.bytes[known] = 1;
+        expect_refused(c, e, &q, handles_of(c), TCO_E_SIZE, NULL, "a non-zero tail");
+        /* ... and with a zero tail it is this version's request. */
+        q.bytes[known] = 0;
+        tco_error err = TCO_ERROR_INIT;
+        outputs_reset();
+        if (e->call(c, &q, handles_of(c), &err) != TCO_OK)
+            fail_msg("%s: a zero tail is refused: %s", e->name, err.message);
+    }
+}
+
+/* NULL requests, handles of the wrong kind, unfrozen handles. */
+static void test_arguments(void **state)
+{
+    ctx *c = *state;
+    scen open;
+    scen_defaults(&open); /* the same kinds, never frozen */
+    for (size_t i = 0; i < N_ENTRIES; i++) {
+        const entry *e = &entries[i];
+        req q;
+        e->init(&q, c);
+        if (e->null_refused)
+            expect_refused(c, e, NULL, handles_of(c), TCO_E_NULL, NULL, "a NULL request");
+        /* Only calls that read the handles. */
+        if (e->call == call_waste || e->call == call_loss_at)
+            continue;
+        args h = handles_of(c);
+        h.t = (const tco_topology *)c->s.w; /* a workload passed as a topology */
+        expect_refused(c, e, &q, h, TCO_E_TYPE, NULL, "a workload as the topology");
+        h = handles_of(c);
+        h.p = (const tco_pricing *)c->s.t;
+        expect_refused(c, e, &q, h, TCO_E_TYPE, NULL, "a topology as the pricing");
+        h = handles_of(c);
+        h.w = open.w;
+        expect_refused(c, e, &q, h, TCO_E_NOT_FROZEN, NULL, "an unfrozen workload");
+        h = handles_of(c);
+        h.t = NULL;
+        expect_refused(c, e, &q, h, TCO_E_NULL, NULL, "a NULL topology");
+    }
+    scen_free(&open);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid),
+        cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_arguments),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
