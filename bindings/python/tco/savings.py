@@ -5,7 +5,7 @@ side-effect it implies, priced by the library; a saving whose side-effect
 costs more than it saves is flagged. One library call per tradeoff, one for
 the whole table."""
 from ._native import ffi, lib
-from .errors import RangeError, check, new_error, raise_for
+from .errors import RangeError, check, new_error, number, raise_for
 from .handles import check_handles
 from .results import Result, _optional, sized
 
@@ -104,9 +104,9 @@ def _saving(kind, value, side):
         raise TypeError(f"unknown side-effect input {sorted(unknown)[0]!r}: allowed {', '.join(SIDE_INPUTS)}")
     q = ffi.new("tco_saving *")
     lib.tco_saving_init(q)
-    q.kind, q.value = kind, float(value)
+    q.kind, q.value = kind, number(value, "value")
     for k, v in side.items():
-        setattr(q, k, float(v))
+        setattr(q, k, number(v, k))
     return q
 
 

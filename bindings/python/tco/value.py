@@ -7,7 +7,7 @@ is one call per budget."""
 from dataclasses import dataclass, replace
 
 from ._native import ffi, lib
-from .errors import RangeError, check, new_error
+from .errors import RangeError, check, new_error, number
 from .handles import Workload, check_handles
 from .results import CATEGORIES, Estimate, Result, _optional, sized
 
@@ -40,7 +40,7 @@ class ScalingLaw:
         law = sized("tco_scaling_law")
         law.fit = FITS.get(self.fit, lib.TCO_FIT_CUSTOM)
         for k in ("e", "a", "alpha", "b", "beta"):
-            setattr(law, k, float(getattr(self, k)))
+            setattr(law, k, number(getattr(self, k), k))
         return law
 
 
