@@ -1,0 +1,89 @@
+"""The bad-input catalogue (tests/catalogue/requests.json) through the tco.*
+functions: the expectations tests/api/test_catalogue.c checks in C and
+bindings/go/catalogue_bad_input_test.go in Go. Every field of every entry
+set to every bad class the catalogue lists fails with its status, naming
+the field; and, as Python has types C and Go check when compiling, a
+boolean, a text or (for whole numbers) a fraction is refused as the wrong
+type of value, before the library is called."""
+import json
+import math
+import pathlib
+
+import pytest
+
+import tco
+from tco._native import lib
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+CATALOGUE = json.loads((ROOT / "tests" / "catalogue" / "requests.json").read_text(encoding="utf-8"))
+SCENARIO = CATALOGUE["scenario"]
+INT32_MIN, INT32_MAX = -2**31, 2**31 - 1
+
+
+def value(cls, f):
+    """The value of a bad class for field f, as gen_catalogue.py makes it
+    for C (tests/catalogue/README.md)."""
+    lo, hi = f["lo"], f.get("hi")
+    if f["type"] == "int32":
+        return {"below": lo - 1, "above": (hi or 0) + 1, "negative": -1, "zero": 0, "huge": INT32_MAX,
+                "-huge": INT32_MIN}[cls]
+    return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf, "zero": 0.0, "negative": -1.0,
+            "subnormal": 5e-324, "huge": 1e308, "-huge": -1e308,
+            "below": float(lo) if f.get("lo_open") else math.nextafter(lo, -math.inf),
+            "above": math.nextafter(hi, math.inf) if hi is not None else math.nan,
+            "fractional": math.floor(lo) + 1.5}[cls]
+
+
+@pytest.fixture(scope="module")
+def scen():
+    t = tco.Topology(**SCENARIO["topology"])
+    w = tco.Workload(**SCENARIO["workload"])
+    p = tco.Pricing(**SCENARIO["pricing"])
+    records = tco.read_csv(SCENARIO["records_csv"].encode(), strict=True)
+    attribution = tco.attribute(records, t, w, p, by=SCENARIO["by"], period=tuple(SCENARIO["period_epoch"]))
+    return t, w, p, attribution
+
+
+# Each entry of the catalogue as the binding calls it, one field given.
+CALLS = {
+    "waste": lambda s, kw: tco.find_waste(s[3], **kw),
+    "lifetime": lambda s, kw: tco.lifetime(*s[:3], **kw),
+    "serving": lambda s, kw: tco.serve(*s[:3], requests_per_second=SCENARIO["rate"], **kw),
+    "pipeline": lambda s, kw: tco.data_pipeline(*s[:3], **kw),
+    "tradeoffs": lambda s, kw: tco.tradeoffs(*s[:3], **kw),
+    "sizing": lambda s, kw: tco.size(*s[:3], **{"deadline_days": SCENARIO["sizing_deadline_days"], **kw}),
+    "scaling_law": lambda s, kw: tco.loss(7e10, 1.4e12, law=tco.scaling_law(**kw)),
+}
+
+CASES = [(e["entry"], f, cls, status) for e in CATALOGUE["entries"] for f in e["fields"]
+         for cls, status in f["bad"].items()]
+FIELDS = [(e["entry"], f) for e in CATALOGUE["entries"] for f in e["fields"]]
+
+
+def test_every_entry_has_a_call(scen):
+    assert {e["entry"] for e in CATALOGUE["entries"]} == set(CALLS)
+    for entry, call in CALLS.items():
+        call(scen, {})  # the valid request: a catalogue whose base fails would pass on any code
+
+
+@pytest.mark.parametrize("entry, field, cls, status", CASES,
+                         ids=[f"{e}.{f['field']}={c}" for e, f, c, _ in CASES])
+def test_bad_class(scen, entry, field, cls, status):
+    prefix = next(e["prefix"] for e in CATALOGUE["entries"] if e["entry"] == entry)
+    name = prefix + field["field"]
+    with pytest.raises(tco.Error) as caught:
+        CALLS[entry](scen, {field["field"]: value(cls, field)})
+    assert caught.value.code == getattr(lib, f"TCO_E_{status}"), caught.value.message
+    assert caught.value.param == name
+    assert name in caught.value.message
+
+
+@pytest.mark.parametrize("entry, field", FIELDS, ids=[f"{e}.{f['field']}" for e, f in FIELDS])
+def test_wrong_type(scen, entry, field):
+    wrong = [True, "1", b"1", None if field["type"] == "int32" else [1.0]]
+    if field["type"] == "int32":
+        wrong[3] = field["lo"] + 0.5  # a fraction for a whole number
+    for v in wrong:
+        with pytest.raises(TypeError, match=field["field"]):
+            CALLS[entry](scen, {field["field"]: v})
