@@ -3,8 +3,9 @@ functions: the expectations tests/api/test_catalogue.c checks in C and
 bindings/go/catalogue_bad_input_test.go in Go. Every field of every entry
 set to every bad class the catalogue lists fails with its status, naming
 the field; and, as Python has types C and Go check when compiling, a
-boolean, a text or (for whole numbers) a fraction is refused as the wrong
-type of value, before the library is called."""
+boolean, a text or (for whole numbers) a fraction or a number past an
+int32 is refused as the wrong type of value, before the library is
+called."""
 import json
 import math
 import pathlib
@@ -84,6 +85,7 @@ def test_wrong_type(scen, entry, field):
     wrong = [True, "1", b"1", None if field["type"] == "int32" else [1.0]]
     if field["type"] == "int32":
         wrong[3] = field["lo"] + 0.5  # a fraction for a whole number
+        wrong.append(2**32 + field["lo"])  # never truncated into an int32's range
     for v in wrong:
         with pytest.raises(TypeError, match=field["field"]):
             CALLS[entry](scen, {field["field"]: v})

@@ -1,0 +1,211 @@
+package tco_test
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"libtco.dev/tco"
+)
+
+// The bad-input catalogue (tests/catalogue/requests.json) through the Go
+// binding: the expectations tests/api/test_catalogue.c checks in C and
+// bindings/python/tests/test_catalogue.py in Python.
+
+type catField struct {
+	Field  string            `json:"field"`
+	Go     string            `json:"go"`
+	Type   string            `json:"type"`
+	Lo     float64           `json:"lo"`
+	Hi     *float64          `json:"hi"`
+	LoOpen bool              `json:"lo_open"`
+	Bad    map[string]string `json:"bad"`
+}
+
+type catalogue struct {
+	Scenario struct {
+		Topology           map[string]float64 `json:"topology"`
+		Workload           map[string]float64 `json:"workload"`
+		Pricing            map[string]float64 `json:"pricing"`
+		RecordsCSV         string             `json:"records_csv"`
+		PeriodEpoch        [2]int64           `json:"period_epoch"`
+		By                 string             `json:"by"`
+		Rate               []float64          `json:"rate"`
+		SizingDeadlineDays float64            `json:"sizing_deadline_days"`
+	} `json:"scenario"`
+	Entries []struct {
+		Entry  string     `json:"entry"`
+		Prefix string     `json:"prefix"`
+		Fields []catField `json:"fields"`
+	} `json:"entries"`
+}
+
+// catValue is the value of a bad class for a field, as gen_catalogue.py
+// makes it for C (tests/catalogue/README.md).
+func catValue(cls string, f catField) float64 {
+	hi := math.NaN()
+	if f.Hi != nil {
+		hi = *f.Hi
+	}
+	if f.Type == "int32" {
+		return map[string]float64{"below": f.Lo - 1, "above": hi + 1, "negative": -1, "zero": 0,
+			"huge": math.MaxInt32, "-huge": math.MinInt32}[cls]
+	}
+	below := math.Nextafter(f.Lo, math.Inf(-1))
+	if f.LoOpen {
+		below = f.Lo
+	}
+	v, ok := map[string]float64{"nan": math.NaN(), "inf": math.Inf(1), "-inf": math.Inf(-1), "zero": 0,
+		"negative": -1, "subnormal": 5e-324, "huge": 1e308, "-huge": -1e308, "below": below,
+		"above": math.Nextafter(hi, math.Inf(1)), "fractional": math.Floor(f.Lo) + 1.5}[cls]
+	if !ok {
+		panic("unknown class " + cls)
+	}
+	return v
+}
+
+// setField sets the request's field of that Go name to v.
+func setField(req any, name string, v float64) {
+	f := reflect.ValueOf(req).Elem().FieldByName(name)
+	if f.Kind() == reflect.Float64 {
+		f.SetFloat(v)
+	} else {
+		f.SetInt(int64(v))
+	}
+}
+
+// catCalls is each entry as the binding calls it: a valid request, then
+// set changes one field of it.
+func catCalls(t *testing.T, cat *catalogue) map[string]func(set func(req any)) error {
+	sc := cat.Scenario
+	var opts []tco.Option
+	for _, m := range []map[string]float64{sc.Topology, sc.Workload, sc.Pricing} {
+		for k, v := range m {
+			opts = append(opts, tco.Set(k, v))
+		}
+	}
+	s, err := tco.NewScenario(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	rs, err := tco.ReadCSV([]byte(sc.RecordsCSV), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rs.Close() })
+	areq := tco.AttributionRequest{PeriodStart: time.Unix(sc.PeriodEpoch[0], 0).UTC(),
+		PeriodEnd: time.Unix(sc.PeriodEpoch[1], 0).UTC(), By: []string{sc.By}}
+	return map[string]func(func(any)) error{
+		"waste": func(set func(any)) error {
+			q := tco.DefaultWasteRequest()
+			set(&q)
+			_, err := s.FindWaste(rs, areq, q)
+			return err
+		},
+		"lifetime": func(set func(any)) error {
+			q := tco.DefaultLifetimeRequest()
+			set(&q)
+			_, err := s.Lifetime(q)
+			return err
+		},
+		"serving": func(set func(any)) error {
+			q := tco.DefaultServeRequest()
+			q.Rate = sc.Rate
+			set(&q)
+			_, err := s.Serve(q)
+			return err
+		},
+		"pipeline": func(set func(any)) error {
+			q := tco.DefaultPipelineRequest()
+			set(&q)
+			_, err := s.DataPipeline(q)
+			return err
+		},
+		"tradeoffs": func(set func(any)) error {
+			q := tco.DefaultSaving(0, 0)
+			set(&q)
+			_, err := s.Tradeoffs(&q)
+			return err
+		},
+		"sizing": func(set func(any)) error {
+			q := tco.Target{Solve: tco.SolveAccelerators, DeadlineDays: sc.SizingDeadlineDays}
+			set(&q)
+			_, err := s.Size(q)
+			return err
+		},
+		"scaling_law": func(set func(any)) error {
+			law, err := tco.PublishedLaw(tco.FitHoffmann2022)
+			if err != nil {
+				return err
+			}
+			set(&law)
+			_, err = tco.LossAt(&law, 7e10, 1.4e12)
+			return err
+		},
+	}
+}
+
+func TestRequestCatalogue(t *testing.T) {
+	text, err := os.ReadFile("../../tests/catalogue/requests.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cat catalogue
+	if err := json.Unmarshal(text, &cat); err != nil {
+		t.Fatal(err)
+	}
+	calls := catCalls(t, &cat)
+	if len(calls) != len(cat.Entries) {
+		t.Fatalf("%d calls for %d entries", len(calls), len(cat.Entries))
+	}
+	codes := map[string]tco.Status{"NOT_FINITE": tco.StatusNotFinite, "RANGE": tco.StatusRange,
+		"INCONSISTENT": tco.StatusInconsistent, "SIZE": tco.StatusSize, "TYPE": tco.StatusType}
+	cases := 0
+	for _, e := range cat.Entries {
+		call, ok := calls[e.Entry]
+		if !ok {
+			t.Fatalf("no call for entry %q", e.Entry)
+		}
+		// The valid request prices: a catalogue whose base fails would pass on any code.
+		if err := call(func(any) {}); err != nil {
+			t.Fatalf("%s: the valid request fails: %v", e.Entry, err)
+		}
+		for _, f := range e.Fields {
+			name := e.Prefix + f.Field
+			for cls, status := range f.Bad {
+				want, ok := codes[status]
+				if !ok {
+					t.Fatalf("%s: unknown status %q", name, status)
+				}
+				v := catValue(cls, f)
+				err := call(func(req any) { setField(req, f.Go, v) })
+				var te *tco.Error
+				if !errors.As(err, &te) {
+					t.Errorf("%s = %s (%g): got %v, want %v", name, cls, v, err, want)
+					continue
+				}
+				if te.Code != want || te.ParamName != name || !strings.Contains(te.Message, name) {
+					t.Errorf("%s = %s (%g): got %v naming %q (%s), want %v naming it", name, cls, v, te.Code,
+						te.ParamName, te.Message, want)
+				}
+				cases++
+			}
+			// A Go int past int32 is never truncated into range.
+			if f.Type == "int32" {
+				err := call(func(req any) { reflect.ValueOf(req).Elem().FieldByName(f.Go).SetInt(1<<32 + int64(f.Lo)) })
+				if !errors.Is(err, tco.ErrRange) {
+					t.Errorf("%s = 2^32 + %g: got %v, want %v", name, f.Lo, err, tco.StatusRange)
+				}
+			}
+		}
+	}
+	if cases == 0 {
+		t.Fatal("no case checked")
+	}
+}
