@@ -38,6 +38,22 @@ type catalogue struct {
 		Rate               []float64          `json:"rate"`
 		SizingDeadlineDays float64            `json:"sizing_deadline_days"`
 	} `json:"scenario"`
+	Readers struct {
+		Header []string `json:"header"`
+		Row    []string `json:"row"`
+		Cases  []struct {
+			Column string `json:"column"`
+			Text   string `json:"text"`
+			Status string `json:"status"`
+			Repeat int    `json:"repeat"`
+		} `json:"cases"`
+		Texts []struct {
+			Name   string `json:"name"`
+			Text   string `json:"text"`
+			Status string `json:"status"`
+			Param  string `json:"param"`
+		} `json:"texts"`
+	} `json:"readers"`
 	Entries []struct {
 		Entry  string     `json:"entry"`
 		Prefix string     `json:"prefix"`
@@ -151,7 +167,11 @@ func catCalls(t *testing.T, cat *catalogue) map[string]func(set func(req any)) e
 	}
 }
 
-func TestRequestCatalogue(t *testing.T) {
+var catCodes = map[string]tco.Status{"NOT_FINITE": tco.StatusNotFinite, "RANGE": tco.StatusRange,
+	"INCONSISTENT": tco.StatusInconsistent, "SIZE": tco.StatusSize, "TYPE": tco.StatusType,
+	"UNKNOWN_PARAM": tco.StatusUnknownParam}
+
+func readCatalogue(t *testing.T) *catalogue {
 	text, err := os.ReadFile("../../tests/catalogue/requests.json")
 	if err != nil {
 		t.Fatal(err)
@@ -160,12 +180,25 @@ func TestRequestCatalogue(t *testing.T) {
 	if err := json.Unmarshal(text, &cat); err != nil {
 		t.Fatal(err)
 	}
-	calls := catCalls(t, &cat)
+	return &cat
+}
+
+// latin1 is the bytes of a catalogue text: one byte a character.
+func latin1(s string) []byte {
+	var b []byte
+	for _, r := range s {
+		b = append(b, byte(r))
+	}
+	return b
+}
+
+func TestRequestCatalogue(t *testing.T) {
+	cat := readCatalogue(t)
+	calls := catCalls(t, cat)
 	if len(calls) != len(cat.Entries) {
 		t.Fatalf("%d calls for %d entries", len(calls), len(cat.Entries))
 	}
-	codes := map[string]tco.Status{"NOT_FINITE": tco.StatusNotFinite, "RANGE": tco.StatusRange,
-		"INCONSISTENT": tco.StatusInconsistent, "SIZE": tco.StatusSize, "TYPE": tco.StatusType}
+	codes := catCodes
 	cases := 0
 	for _, e := range cat.Entries {
 		call, ok := calls[e.Entry]
@@ -207,5 +240,47 @@ func TestRequestCatalogue(t *testing.T) {
 	}
 	if cases == 0 {
 		t.Fatal("no case checked")
+	}
+}
+
+// TestReaderCatalogue reads the catalogue's bad CSV texts: refused with the
+// code and the field named, strictly; a bad row reported and skipped
+// otherwise.
+func TestReaderCatalogue(t *testing.T) {
+	cat := readCatalogue(t)
+	rd := cat.Readers
+	check := func(what string, text []byte, param, status string, row bool) {
+		_, err := tco.ReadCSV(text, true)
+		var te *tco.Error
+		if !errors.As(err, &te) || te.Code != catCodes[status] || te.ParamName != param ||
+			!strings.Contains(te.Message, param) || (row && !strings.Contains(te.Message, "line 2")) {
+			t.Errorf("%s: got %v, want %s naming %q", what, err, status, param)
+			return
+		}
+		if !row {
+			return
+		}
+		rs, err := tco.ReadCSV(text, false)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		defer rs.Close()
+		bad := rs.Bad()
+		if rs.Len() != 0 || len(bad) != 1 || bad[0].Line != 2 || !strings.Contains(bad[0].Reason, param) {
+			t.Errorf("%s: %d records and bad rows %v, want the row refused naming %s", what, rs.Len(), bad, param)
+		}
+	}
+	for _, c := range rd.Cases {
+		row := append([]string{}, rd.Row...)
+		for k, h := range rd.Header {
+			if h == c.Column {
+				row[k] = strings.Repeat(c.Text, max(c.Repeat, 1))
+			}
+		}
+		text := latin1(strings.Join(rd.Header, ",") + "\n" + strings.Join(row, ",") + "\n")
+		check(c.Column+" = "+c.Text, text, c.Column, c.Status, true)
+	}
+	for _, c := range rd.Texts {
+		check(c.Name, latin1(c.Text), c.Param, c.Status, false)
 	}
 }

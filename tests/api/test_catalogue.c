@@ -22,6 +22,14 @@ typedef struct cat_case {
     int code;
 } cat_case;
 
+typedef struct cat_text {
+    const char *what, *text;
+    size_t len;
+    const char *param;
+    int code;
+    int row; /* 1: one row is bad, the header valid */
+} cat_text;
+
 typedef struct cat_param {
     const char *handle, *name;
     double value;
@@ -455,6 +463,37 @@ static void test_arguments(void **state)
     scen_free(&open);
 }
 
+/* The CSV reader: each bad text refused with its code and field, the
+ * line in the message, *out untouched; a bad row without TCO_READ_STRICT
+ * reported, naming the column, and skipped. */
+static void test_readers(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cat_texts / sizeof cat_texts[0]; i++) {
+        const cat_text *ct = &cat_texts[i];
+        tco_error err = TCO_ERROR_INIT;
+        tco_records *rs = (tco_records *)&err; /* a sentinel: must stay */
+        int rc = tco_records_read_csv(&rs, ct->text, ct->len, TCO_READ_STRICT, &err);
+        if (rc != ct->code || strcmp(err.param_name, ct->param) != 0 || !strstr(err.message, ct->param))
+            fail_msg("%s: got %s naming \"%s\" (%s), want %s naming \"%s\"", ct->what, tco_status_name(rc),
+                     err.param_name, err.message, tco_status_name(ct->code), ct->param);
+        assert_ptr_equal(rs, (tco_records *)&err);
+        if (!ct->row)
+            continue;
+        assert_non_null(strstr(err.message, "line 2"));
+        assert_int_equal(tco_records_read_csv(&rs, ct->text, ct->len, 0, NULL), TCO_OK);
+        const char *reason;
+        uint64_t line;
+        assert_int_equal(tco_records_count(rs), 0);
+        assert_int_equal(tco_records_bad_count(rs), 1);
+        assert_int_equal(tco_records_bad_at(rs, 0, &line, &reason, NULL), TCO_OK);
+        assert_int_equal(line, 2);
+        if (!strstr(reason, ct->param))
+            fail_msg("%s: the reason \"%s\" does not name %s", ct->what, reason, ct->param);
+        tco_records_free(rs);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -462,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_arguments),
+        cmocka_unit_test(test_readers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -89,3 +89,33 @@ def test_wrong_type(scen, entry, field):
     for v in wrong:
         with pytest.raises(TypeError, match=field["field"]):
             CALLS[entry](scen, {field["field"]: v})
+
+
+READERS = CATALOGUE["readers"]
+
+
+def reader_text(case):
+    """The CSV of a row case, as gen_catalogue.py makes it for C: the valid
+    row with the case's column replaced (latin-1: one byte a character)."""
+    row = list(READERS["row"])
+    row[READERS["header"].index(case["column"])] = case["text"] * case.get("repeat", 1)
+    return (",".join(READERS["header"]) + "\n" + ",".join(row) + "\n").encode("latin-1")
+
+
+TEXTS = [(f"{c['column']}={c['text']!r}", reader_text(c), c["column"], c["status"], True) for c in READERS["cases"]]
+TEXTS += [(c["name"], c["text"].encode("latin-1"), c["param"], c["status"], False) for c in READERS["texts"]]
+
+
+@pytest.mark.parametrize("what, text, param, status, row", TEXTS, ids=[t[0] for t in TEXTS])
+def test_reader(what, text, param, status, row):
+    with pytest.raises(tco.Error) as caught:
+        tco.read_csv(text, strict=True)
+    assert caught.value.code == getattr(lib, f"TCO_E_{status}"), caught.value.message
+    assert (caught.value.param or "") == param
+    assert param in caught.value.message
+    if row:
+        assert "line 2" in caught.value.message
+        records = tco.read_csv(text)
+        assert len(records) == 0 and len(records.bad) == 1
+        line, reason = records.bad[0]
+        assert line == 2 and param in reason
