@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ type catField struct {
 	Lo     float64           `json:"lo"`
 	Hi     *float64          `json:"hi"`
 	LoOpen bool              `json:"lo_open"`
+	Only   []string          `json:"only"`
 	Bad    map[string]string `json:"bad"`
 }
 
@@ -195,14 +197,14 @@ func latin1(s string) []byte {
 func TestRequestCatalogue(t *testing.T) {
 	cat := readCatalogue(t)
 	calls := catCalls(t, cat)
-	if len(calls) != len(cat.Entries) {
-		t.Fatalf("%d calls for %d entries", len(calls), len(cat.Entries))
-	}
 	codes := catCodes
 	cases := 0
 	for _, e := range cat.Entries {
 		call, ok := calls[e.Entry]
 		if !ok {
+			if e.Entry == "attribution" { // its fields are C's and Python's only
+				continue
+			}
 			t.Fatalf("no call for entry %q", e.Entry)
 		}
 		// The valid request prices: a catalogue whose base fails would pass on any code.
@@ -210,6 +212,9 @@ func TestRequestCatalogue(t *testing.T) {
 			t.Fatalf("%s: the valid request fails: %v", e.Entry, err)
 		}
 		for _, f := range e.Fields {
+			if f.Only != nil && !slices.Contains(f.Only, "go") {
+				continue // not a value the binding can be given (a time.Time is never NaN)
+			}
 			name := e.Prefix + f.Field
 			for cls, status := range f.Bad {
 				want, ok := codes[status]

@@ -13,10 +13,12 @@
 
 #include "support.h"
 
+typedef enum cat_type { CAT_REAL, CAT_INT32, CAT_UINT32 } cat_type;
+
 typedef struct cat_case {
     const char *entry, *cls, *name;
     size_t offset;
-    int is_int;
+    int type; /* a cat_type */
     double real;
     int64_t whole;
     int code;
@@ -50,6 +52,7 @@ typedef struct ctx {
 
 /* A request big enough for any size class, aligned as the structs are. */
 typedef union req {
+    tco_attribution_request attribution;
     tco_waste_request waste;
     tco_lifetime_request lifetime;
     tco_serve_request serving;
@@ -184,6 +187,39 @@ static int call_waste(const ctx *c, const void *q, args h, tco_error *err)
     return rc;
 }
 
+static void init_attribution(req *q, const ctx *c)
+{
+    assert_int_equal(attribution_request(&q->attribution, c, NULL), TCO_OK);
+}
+
+static int call_attribute(const ctx *c, const void *q, args h, tco_error *err)
+{
+    tco_attribution **out = out_at(0, 0);
+    memset(out, SENTINEL, sizeof *out);
+    snapshot();
+    size_t pairs;
+    const uint32_t *tp = tco_records_tag_pairs(c->rs, &pairs);
+    int rc = tco_attribute(out, tco_records_data(c->rs), tco_records_count(c->rs), tp, pairs, tco_records_tags(c->rs),
+                           q, h.t, h.w, h.p, err);
+    if (rc == TCO_OK)
+        tco_attribution_free(*out);
+    return rc;
+}
+
+static int call_attribute_part(const ctx *c, const void *q, args h, tco_error *err)
+{
+    tco_attribution_part **out = out_at(0, 0);
+    memset(out, SENTINEL, sizeof *out);
+    snapshot();
+    size_t pairs;
+    const uint32_t *tp = tco_records_tag_pairs(c->rs, &pairs);
+    int rc = tco_attribute_part(out, tco_records_data(c->rs), tco_records_count(c->rs), tp, pairs,
+                                tco_records_tags(c->rs), q, h.t, h.w, h.p, err);
+    if (rc == TCO_OK)
+        tco_attribution_part_free(*out);
+    return rc;
+}
+
 static void init_lifetime(req *q, const ctx *c)
 {
     (void)c;
@@ -315,6 +351,8 @@ static int call_optimal(const ctx *c, const void *q, args h, tco_error *err)
 
 /* Entries of one catalogue name share its fields and classes. */
 static const entry entries[] = {
+    { "attribution", init_attribution, call_attribute, 1 },
+    { "attribution", init_attribution, call_attribute_part, 1 },
     { "waste", init_waste, call_waste, 0 },
     { "lifetime", init_lifetime, call_lifetime, 1 },
     { "serving", init_serving, call_serving, 1 },
@@ -382,8 +420,11 @@ static void test_fields(void **state)
                 continue;
             req q;
             e->init(&q, c);
-            if (cc->is_int) {
+            if (cc->type == CAT_INT32) {
                 int32_t v = (int32_t)cc->whole;
+                memcpy(q.bytes + cc->offset, &v, sizeof v);
+            } else if (cc->type == CAT_UINT32) {
+                uint32_t v = (uint32_t)cc->whole;
                 memcpy(q.bytes + cc->offset, &v, sizeof v);
             } else {
                 memcpy(q.bytes + cc->offset, &cc->real, sizeof cc->real);

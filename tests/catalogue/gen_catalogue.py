@@ -7,13 +7,15 @@ import json
 import math
 import sys
 
-INT32_MIN, INT32_MAX = -2**31, 2**31 - 1
+INT32_MIN, INT32_MAX, UINT32_MAX = -2**31, 2**31 - 1, 2**32 - 1
 
 
 def value(cls, f):
     """The value of a bad class for field f (tests/catalogue/README.md);
     the Python and Go tests compute the same."""
     lo, hi = f["lo"], f.get("hi")
+    if f["type"] == "uint32":
+        return {"below": lo - 1, "above": hi + 1, "zero": 0, "huge": UINT32_MAX}[cls]
     if f["type"] == "int32":
         return {"below": lo - 1, "above": (hi or 0) + 1, "negative": -1, "zero": 0,
                 "huge": INT32_MAX, "-huge": INT32_MIN}[cls]
@@ -52,9 +54,9 @@ def main(src, dst):
         for f in e["fields"]:
             for cls, status in f["bad"].items():
                 v = value(cls, f)
-                is_int = f["type"] == "int32"
+                is_int = f["type"] != "real"
                 rows.append(f'    {{ "{e["entry"]}", "{cls}", "{e["prefix"]}{f["field"]}", '
-                            f'offsetof({e["struct"]}, {f["field"]}), {int(is_int)}, '
+                            f'offsetof({e["struct"]}, {f["field"]}), {("real", "int32", "uint32").index(f["type"])}, '
                             f'{c_double(float(v)) if not is_int else "0"}, {v if is_int else 0}, TCO_E_{status} }},')
     texts = []
     rd = cat["readers"]
