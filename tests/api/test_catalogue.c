@@ -48,6 +48,7 @@ typedef struct ctx {
     scen s;
     tco_records *rs;
     tco_attribution *a;
+    tco_pools *pools;
 } ctx;
 
 /* A request big enough for any size class, aligned as the structs are. */
@@ -60,6 +61,7 @@ typedef union req {
     tco_saving saving;
     tco_target target;
     tco_scaling_law law;
+    tco_job job;
     double align;
     unsigned char bytes[INPUT_MAX + 64];
 } req;
@@ -131,6 +133,9 @@ static int setup(void **state)
     if (tco_attribute(&c.a, tco_records_data(c.rs), tco_records_count(c.rs), tp, pairs, tco_records_tags(c.rs), &q,
                       c.s.t, c.s.w, c.s.p, &err))
         return setup_failed("attribute", &err);
+    if (tco_pools_new(&c.pools, &err) || tco_pools_add(c.pools, &cat_pool, NULL, &err) ||
+        tco_pools_freeze(c.pools, &err))
+        return setup_failed("pools", &err);
     *state = &c;
     return 0;
 }
@@ -138,6 +143,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     ctx *c = *state;
+    tco_pools_free(c->pools);
     tco_attribution_free(c->a);
     tco_records_free(c->rs);
     scen_free(&c->s);
@@ -159,7 +165,10 @@ typedef struct entry {
     /* The call: outputs in outbuf (sizes set), snapshot taken, then called. */
     int (*call)(const ctx *c, const void *q, args h, tco_error *err);
     int null_refused; /* 1: a NULL request is TCO_E_NULL (else: the defaults) */
+    int handles;      /* the handles it reads: H_T | H_W | H_P */
 } entry;
+
+enum { H_T = 1, H_W = 2, H_P = 4, H_ALL = 7 };
 
 static void snapshot(void)
 {
@@ -349,19 +358,35 @@ static int call_optimal(const ctx *c, const void *q, args h, tco_error *err)
     return tco_compute_optimal(out, e, q, 1e8, h.t, h.w, h.p, err);
 }
 
+static void init_job(req *q, const ctx *c)
+{
+    (void)c;
+    q->job = cat_job;
+}
+
+/* The job on the one pool, whole. */
+static int call_placement(const ctx *c, const void *q, args h, tco_error *err)
+{
+    tco_price *out = out_at(0, sizeof(tco_price));
+    tco_placement pl = { .size = sizeof pl, .parts = 1, .pool = { 0 }, .accelerators = { cat_job.accelerators } };
+    snapshot();
+    return tco_placement_price(out, c->pools, h.t, h.p, q, &pl, err);
+}
+
 /* Entries of one catalogue name share its fields and classes. */
 static const entry entries[] = {
-    { "attribution", init_attribution, call_attribute, 1 },
-    { "attribution", init_attribution, call_attribute_part, 1 },
-    { "waste", init_waste, call_waste, 0 },
-    { "lifetime", init_lifetime, call_lifetime, 1 },
-    { "serving", init_serving, call_serving, 1 },
-    { "pipeline", init_pipeline, call_pipeline, 1 },
-    { "tradeoffs", init_tradeoffs, call_tradeoffs, 0 },
-    { "tradeoffs", init_tradeoff, call_tradeoff, 1 },
-    { "sizing", init_sizing, call_sizing, 1 },
-    { "scaling_law", init_law, call_loss_at, 0 },
-    { "scaling_law", init_law, call_optimal, 0 },
+    { "attribution", init_attribution, call_attribute, 1, H_ALL },
+    { "attribution", init_attribution, call_attribute_part, 1, H_ALL },
+    { "waste", init_waste, call_waste, 0, 0 },
+    { "lifetime", init_lifetime, call_lifetime, 1, H_ALL },
+    { "serving", init_serving, call_serving, 1, H_ALL },
+    { "pipeline", init_pipeline, call_pipeline, 1, H_ALL },
+    { "tradeoffs", init_tradeoffs, call_tradeoffs, 0, H_ALL },
+    { "tradeoffs", init_tradeoff, call_tradeoff, 1, H_ALL },
+    { "sizing", init_sizing, call_sizing, 1, H_ALL },
+    { "job", init_job, call_placement, 1, H_T | H_P },
+    { "scaling_law", init_law, call_loss_at, 0, 0 },
+    { "scaling_law", init_law, call_optimal, 0, H_ALL },
 };
 #define N_ENTRIES (sizeof entries / sizeof entries[0])
 
@@ -485,8 +510,7 @@ static void test_arguments(void **state)
         e->init(&q, c);
         if (e->null_refused)
             expect_refused(c, e, NULL, handles_of(c), TCO_E_NULL, NULL, "a NULL request");
-        /* Only calls that read the handles. */
-        if (e->call == call_waste || e->call == call_loss_at)
+        if (!e->handles)
             continue;
         args h = handles_of(c);
         h.t = (const tco_topology *)c->s.w; /* a workload passed as a topology */
@@ -495,11 +519,19 @@ static void test_arguments(void **state)
         h.p = (const tco_pricing *)c->s.t;
         expect_refused(c, e, &q, h, TCO_E_TYPE, NULL, "a topology as the pricing");
         h = handles_of(c);
-        h.w = open.w;
-        expect_refused(c, e, &q, h, TCO_E_NOT_FROZEN, NULL, "an unfrozen workload");
+        h.t = open.t;
+        expect_refused(c, e, &q, h, TCO_E_NOT_FROZEN, NULL, "an unfrozen topology");
         h = handles_of(c);
         h.t = NULL;
         expect_refused(c, e, &q, h, TCO_E_NULL, NULL, "a NULL topology");
+        if (e->handles & H_W) {
+            h = handles_of(c);
+            h.w = open.w;
+            expect_refused(c, e, &q, h, TCO_E_NOT_FROZEN, NULL, "an unfrozen workload");
+            h = handles_of(c);
+            h.w = (const tco_workload *)c->s.p;
+            expect_refused(c, e, &q, h, TCO_E_TYPE, NULL, "a pricing as the workload");
+        }
     }
     scen_free(&open);
 }

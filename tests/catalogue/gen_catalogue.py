@@ -80,6 +80,9 @@ def main(src, dst):
         out.write(f"static const char cat_by[] = {json.dumps(sc['by'])};\n")
         out.write("static const double cat_period[2] = { %s, %s };\n" % tuple(c_double(float(v)) for v in sc["period_epoch"]))
         out.write("static const double cat_rate[] = { %s };\n" % ", ".join(c_double(float(v)) for v in sc["rate"]))
+        for name, ctype in (("pool", "tco_pool"), ("job", "tco_job")):
+            init = ", ".join(f".{k} = {v!r}" for k, v in sc[name].items())
+            out.write(f"static const {ctype} cat_{name} = {{ .size = sizeof({ctype}), {init} }};\n")
         out.write(f"static const double cat_sizing_deadline_days = {c_double(float(sc['sizing_deadline_days']))};\n")
 
 

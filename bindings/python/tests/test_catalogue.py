@@ -43,7 +43,8 @@ def scen():
     p = tco.Pricing(**SCENARIO["pricing"])
     records = tco.read_csv(SCENARIO["records_csv"].encode(), strict=True)
     attribution = tco.attribute(records, t, w, p, by=SCENARIO["by"], period=tuple(SCENARIO["period_epoch"]))
-    return t, w, p, attribution, records
+    pools = tco.Pools([SCENARIO["pool"]])
+    return t, w, p, attribution, records, pools
 
 
 def attribute(s, kw):
@@ -61,6 +62,8 @@ CALLS = {
     "pipeline": lambda s, kw: tco.data_pipeline(*s[:3], **kw),
     "tradeoffs": lambda s, kw: tco.tradeoffs(*s[:3], **kw),
     "sizing": lambda s, kw: tco.size(*s[:3], **{"deadline_days": SCENARIO["sizing_deadline_days"], **kw}),
+    "job": lambda s, kw: tco.price_placement(s[5], s[0], s[2], {**SCENARIO["job"], **kw}, [0],
+                                             [SCENARIO["job"]["accelerators"]]),
     "scaling_law": lambda s, kw: tco.loss(7e10, 1.4e12, law=tco.scaling_law(**kw)),
 }
 
