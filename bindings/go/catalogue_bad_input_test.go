@@ -54,6 +54,16 @@ type catalogue struct {
 			DelayCostPerHour      float64 `json:"delay_cost_per_hour"`
 		} `json:"job"`
 	} `json:"scenario"`
+	Texts struct {
+		Prefix string      `json:"prefix"`
+		Fields [][2]string `json:"fields"`
+		Cases  []struct {
+			Class  string `json:"class"`
+			Text   string `json:"text"`
+			Repeat int    `json:"repeat"`
+			Status string `json:"status"`
+		} `json:"cases"`
+	} `json:"texts"`
 	Readers struct {
 		Header []string `json:"header"`
 		Row    []string `json:"row"`
@@ -325,5 +335,46 @@ func TestReaderCatalogue(t *testing.T) {
 	}
 	for _, c := range rd.Texts {
 		check(c.Name, latin1(c.Text), c.Param, c.Status, false)
+	}
+}
+
+// TestFocusTextCatalogue gives each bad text of the catalogue to each field
+// of the FOCUS export's names.
+func TestFocusTextCatalogue(t *testing.T) {
+	cat := readCatalogue(t)
+	sc := cat.Scenario
+	var opts []tco.Option
+	for _, m := range []map[string]float64{sc.Topology, sc.Workload, sc.Pricing} {
+		for k, v := range m {
+			opts = append(opts, tco.Set(k, v))
+		}
+	}
+	s, err := tco.NewScenario(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rs, err := tco.ReadCSV([]byte(sc.RecordsCSV), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	areq := tco.AttributionRequest{PeriodStart: time.Unix(sc.PeriodEpoch[0], 0).UTC(),
+		PeriodEnd: time.Unix(sc.PeriodEpoch[1], 0).UTC(), By: []string{sc.By}}
+	if _, err := s.FOCUS(rs, areq, tco.FocusRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range cat.Texts.Fields {
+		for _, c := range cat.Texts.Cases {
+			var names tco.FocusRequest
+			reflect.ValueOf(&names).Elem().FieldByName(f[1]).SetString(string(latin1(strings.Repeat(c.Text, max(c.Repeat, 1)))))
+			_, err := s.FOCUS(rs, areq, names)
+			name := cat.Texts.Prefix + f[0]
+			var te *tco.Error
+			if !errors.As(err, &te) || te.Code != catCodes[c.Status] || te.ParamName != name ||
+				!strings.Contains(te.Message, name) {
+				t.Errorf("%s = %s: got %v, want %s naming %s", name, c.Class, err, c.Status, name)
+			}
+		}
 	}
 }

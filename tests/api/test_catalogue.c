@@ -32,6 +32,13 @@ typedef struct cat_text {
     int row; /* 1: one row is bad, the header valid */
 } cat_text;
 
+typedef struct cat_focus {
+    const char *cls, *name;
+    size_t offset;
+    const char *text;
+    int code;
+} cat_focus;
+
 typedef struct cat_param {
     const char *handle, *name;
     double value;
@@ -536,6 +543,33 @@ static void test_arguments(void **state)
     scen_free(&open);
 }
 
+/* Each bad text in each field of the FOCUS export's request: refused,
+ * naming the field, nothing written (the length and the text buffer). */
+static void test_focus_texts(void **state)
+{
+    ctx *c = *state;
+    for (size_t i = 0; i < sizeof cat_focus_cases / sizeof cat_focus_cases[0]; i++) {
+        const cat_focus *cf = &cat_focus_cases[i];
+        tco_focus_request q = { .size = sizeof q };
+        memcpy((char *)&q + cf->offset, &cf->text, sizeof cf->text);
+        for (int with_buf = 0; with_buf < 2; with_buf++) {
+            tco_error err = TCO_ERROR_INIT;
+            outputs_reset();
+            size_t *len = out_at(0, 0);
+            memset(len, SENTINEL, sizeof *len);
+            char *buf = (char *)outbuf + 64;
+            snapshot();
+            int rc = tco_attribution_focus_csv(c->a, tco_records_tags(c->rs), &q, with_buf ? buf : NULL,
+                                               with_buf ? sizeof outbuf - 64 : 0, len, &err);
+            if (rc != cf->code || strcmp(err.param_name, cf->name) != 0 || !strstr(err.message, cf->name))
+                fail_msg("%s = %s: got %s naming \"%s\" (%s), want %s", cf->name, cf->cls, tco_status_name(rc),
+                         err.param_name, err.message, tco_status_name(cf->code));
+            if (memcmp(before, outbuf, sizeof outbuf) != 0)
+                fail_msg("%s = %s: a refused call changed its output", cf->name, cf->cls);
+        }
+    }
+}
+
 /* The CSV reader: each bad text refused with its code and field, the
  * line in the message, *out untouched; a bad row without TCO_READ_STRICT
  * reported, naming the column, and skipped. */
@@ -575,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_readers),
+        cmocka_unit_test(test_focus_texts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

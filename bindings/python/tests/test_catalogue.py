@@ -131,3 +131,19 @@ def test_reader(what, text, param, status, row):
         assert len(records) == 0 and len(records.bad) == 1
         line, reason = records.bad[0]
         assert line == 2 and param in reason
+
+
+FOCUS = CATALOGUE["texts"]
+FOCUS_CASES = [(f, c) for f, _ in FOCUS["fields"] for c in FOCUS["cases"]]
+
+
+@pytest.mark.parametrize("field, case", FOCUS_CASES, ids=[f"{f}={c['class']}" for f, c in FOCUS_CASES])
+def test_focus_text(scen, field, case):
+    # The bytes as a str: invalid UTF-8 kept as lone surrogates, which the
+    # binding passes on for the library to refuse as C's caller would.
+    text = (case["text"] * case.get("repeat", 1)).encode("latin-1").decode("utf-8", "surrogateescape")
+    name = FOCUS["prefix"] + field
+    with pytest.raises(tco.Error) as caught:
+        scen[3].to_focus(**{field: text})
+    assert caught.value.code == getattr(lib, f"TCO_E_{case['status']}"), caught.value.message
+    assert caught.value.param == name and name in caught.value.message
