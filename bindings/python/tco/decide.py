@@ -294,6 +294,7 @@ def sensitivity(topology, workload, pricing, share=0.1):
     a parameter at 0 stays), ranked by how far the total moves. A swing the
     library refuses gets that row's status; the others are still priced."""
     check_handles(topology, workload, pricing)
+    share = number(share, "share")
     if share == 0:  # the library reads 0 as its default, 0.1: here the default is spelt out
         raise RangeError("share = 0 is out of range: allowed above 0 up to 1", code=lib.TCO_E_RANGE, param="share")
     cap = lib.tco_param_count()
