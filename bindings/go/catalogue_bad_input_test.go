@@ -54,6 +54,14 @@ type catalogue struct {
 			DelayCostPerHour      float64 `json:"delay_cost_per_hour"`
 		} `json:"job"`
 	} `json:"scenario"`
+	Arguments []struct {
+		Entry    string            `json:"entry"`
+		Argument string            `json:"argument"`
+		Lo       float64           `json:"lo"`
+		Hi       *float64          `json:"hi"`
+		LoOpen   bool              `json:"lo_open"`
+		Bad      map[string]string `json:"bad"`
+	} `json:"arguments"`
 	Texts struct {
 		Prefix string      `json:"prefix"`
 		Fields [][2]string `json:"fields"`
@@ -293,6 +301,42 @@ func TestRequestCatalogue(t *testing.T) {
 	}
 	if cases == 0 {
 		t.Fatal("no case checked")
+	}
+}
+
+// TestArgumentCatalogue gives each scalar argument of the catalogue its bad
+// classes.
+func TestArgumentCatalogue(t *testing.T) {
+	cat := readCatalogue(t)
+	sc := cat.Scenario
+	var opts []tco.Option
+	for _, m := range []map[string]float64{sc.Topology, sc.Workload, sc.Pricing} {
+		for k, v := range m {
+			opts = append(opts, tco.Set(k, v))
+		}
+	}
+	s, err := tco.NewScenario(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	calls := map[string]func(float64) error{
+		"share":  func(v float64) error { _, err := s.Sensitivity(v); return err },
+		"budget": func(v float64) error { _, err := s.ComputeOptimal(nil, v); return err },
+		"params": func(v float64) error { _, err := tco.LossAt(nil, v, 1.4e12); return err },
+		"tokens": func(v float64) error { _, err := tco.LossAt(nil, 7e10, v); return err },
+	}
+	for _, a := range cat.Arguments {
+		f := catField{Type: "real", Lo: a.Lo, Hi: a.Hi, LoOpen: a.LoOpen}
+		for cls, status := range a.Bad {
+			v := catValue(cls, f)
+			err := calls[a.Argument](v)
+			var te *tco.Error
+			if !errors.As(err, &te) || te.Code != catCodes[status] || te.ParamName != a.Argument ||
+				!strings.Contains(te.Message, a.Argument) {
+				t.Errorf("%s: %s = %s (%g): got %v, want %s naming it", a.Entry, a.Argument, cls, v, err, status)
+			}
+		}
 	}
 }
 

@@ -543,6 +543,39 @@ static void test_arguments(void **state)
     scen_free(&open);
 }
 
+/* A bad scalar argument: the code, the argument named, nothing written. */
+static void test_arguments_scalar(void **state)
+{
+    ctx *c = *state;
+    for (size_t i = 0; i < sizeof cat_arguments / sizeof cat_arguments[0]; i++) {
+        const cat_case *a = &cat_arguments[i];
+        tco_error err = TCO_ERROR_INIT;
+        outputs_reset();
+        int rc;
+        if (!strcmp(a->entry, "sensitivity")) {
+            tco_swing *out = out_at(0, sizeof(tco_swing));
+            size_t *n = out_at(4096, 0);
+            snapshot();
+            rc = tco_sensitivity(out, sizeof *out, 1, n, a->real, c->s.t, c->s.w, c->s.p, &err);
+        } else if (!strcmp(a->entry, "compute_optimal")) {
+            tco_optimum *out = out_at(0, sizeof(tco_optimum));
+            tco_estimate *e = out_at(4096, sizeof(tco_estimate));
+            snapshot();
+            rc = tco_compute_optimal(out, e, NULL, a->real, c->s.t, c->s.w, c->s.p, &err);
+        } else {
+            tco_loss *out = out_at(0, sizeof(tco_loss));
+            snapshot();
+            int params = !strcmp(a->name, "params");
+            rc = tco_loss_at(out, NULL, params ? a->real : 7e10, params ? 1.4e12 : a->real, &err);
+        }
+        if (rc != a->code || strcmp(err.param_name, a->name) != 0 || !strstr(err.message, a->name))
+            fail_msg("%s: %s = %s: got %s naming \"%s\" (%s), want %s naming it", a->entry, a->name, a->cls,
+                     tco_status_name(rc), err.param_name, err.message, tco_status_name(a->code));
+        if (memcmp(before, outbuf, sizeof outbuf) != 0)
+            fail_msg("%s: %s = %s: a refused call changed its output", a->entry, a->name, a->cls);
+    }
+}
+
 /* Each bad text in each field of the FOCUS export's request: refused,
  * naming the field, nothing written (the length and the text buffer). */
 static void test_focus_texts(void **state)
@@ -608,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_arguments),
+        cmocka_unit_test(test_arguments_scalar),
         cmocka_unit_test(test_readers),
         cmocka_unit_test(test_focus_texts),
     };

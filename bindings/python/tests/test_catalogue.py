@@ -147,3 +147,27 @@ def test_focus_text(scen, field, case):
         scen[3].to_focus(**{field: text})
     assert caught.value.code == getattr(lib, f"TCO_E_{case['status']}"), caught.value.message
     assert caught.value.param == name and name in caught.value.message
+
+
+ARGUMENTS = [(a, cls, status) for a in CATALOGUE["arguments"] for cls, status in a["bad"].items()]
+ARGUMENT_CALLS = {
+    "share": lambda s, v: tco.sensitivity(*s[:3], share=v),
+    "budget": lambda s, v: tco.compute_optimal(*s[:3], v),
+    "params": lambda s, v: tco.loss(v, 1.4e12),
+    "tokens": lambda s, v: tco.loss(7e10, v),
+}
+
+
+@pytest.mark.parametrize("arg, cls, status", ARGUMENTS, ids=[f"{a['argument']}={c}" for a, c, _ in ARGUMENTS])
+def test_bad_argument(scen, arg, cls, status):
+    with pytest.raises(tco.Error) as caught:
+        ARGUMENT_CALLS[arg["argument"]](scen, value(cls, arg))
+    assert caught.value.code == getattr(lib, f"TCO_E_{status}"), caught.value.message
+    assert caught.value.param == arg["argument"] and arg["argument"] in caught.value.message
+
+
+@pytest.mark.parametrize("arg", CATALOGUE["arguments"], ids=[a["argument"] for a in CATALOGUE["arguments"]])
+def test_argument_wrong_type(scen, arg):
+    for v in (True, "1", [1.0]):
+        with pytest.raises(TypeError, match=arg["argument"]):
+            ARGUMENT_CALLS[arg["argument"]](scen, v)
