@@ -77,9 +77,16 @@ typedef union req {
  * with the state before the call. */
 static unsigned char outbuf[65536], before[sizeof outbuf];
 
+/* When set, the size the first output struct declares (the output size
+ * classes). */
+static int out_size_set;
+static size_t out_size;
+
 static void *out_at(size_t offset, size_t size)
 {
     void *p = outbuf + offset;
+    if (offset == 0 && size && out_size_set)
+        size = out_size;
     memcpy(p, &size, sizeof size);
     return p;
 }
@@ -301,7 +308,8 @@ static int call_tradeoffs(const ctx *c, const void *q, args h, tco_error *err)
         memcpy((char *)out + i * sizeof *out, out, sizeof(size_t));
     size_t *n = out_at(CAP * sizeof *out, 0);
     snapshot();
-    return tco_tradeoffs(out, sizeof *out, CAP, n, q, h.t, h.w, h.p, err);
+    /* An array's rows are out_size bytes apart: the output size class is that argument. */
+    return tco_tradeoffs(out, out_size_set ? out_size : sizeof *out, CAP, n, q, h.t, h.w, h.p, err);
 }
 
 /* One saving weighed: the same side inputs, one kind at its suggested cut. */
@@ -505,6 +513,30 @@ static void test_sizes(void **state)
     }
 }
 
+/* The output struct's size: 0, below version 1, past the documented upper
+ * bound (OUTPUT_MAX_SIZE, 65,536, doc/api.md), SIZE_MAX, and one not a
+ * multiple of 8 where outputs are arrays: refused, nothing written. */
+static void test_output_sizes(void **state)
+{
+    ctx *c = *state;
+    const size_t sizes[] = { 0, sizeof(size_t), 65536 + 8, SIZE_MAX };
+    for (size_t i = 0; i < N_ENTRIES; i++) {
+        const entry *e = &entries[i];
+        if (e->call == call_waste || e->call == call_attribute || e->call == call_attribute_part)
+            continue; /* their output is a handle */
+        req q;
+        e->init(&q, c);
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            out_size_set = 1;
+            out_size = sizes[k];
+            char what[64];
+            snprintf(what, sizeof what, "an output size of %zu", sizes[k]);
+            expect_refused(c, e, &q, handles_of(c), TCO_E_SIZE, NULL, what);
+        }
+        out_size_set = 0;
+    }
+}
+
 /* NULL requests, handles of the wrong kind, unfrozen handles. */
 static void test_arguments(void **state)
 {
@@ -642,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_arguments_scalar),
+        cmocka_unit_test(test_output_sizes),
         cmocka_unit_test(test_readers),
         cmocka_unit_test(test_focus_texts),
     };
