@@ -62,6 +62,14 @@ type catalogue struct {
 		LoOpen   bool              `json:"lo_open"`
 		Bad      map[string]string `json:"bad"`
 	} `json:"arguments"`
+	Uncertain struct {
+		Param string             `json:"param"`
+		Valid map[string]float64 `json:"valid"`
+		Cases []struct {
+			Set    map[string]any `json:"set"`
+			Status string         `json:"status"`
+		} `json:"cases"`
+	} `json:"uncertain"`
 	Texts struct {
 		Prefix string      `json:"prefix"`
 		Fields [][2]string `json:"fields"`
@@ -419,6 +427,45 @@ func TestFocusTextCatalogue(t *testing.T) {
 				!strings.Contains(te.Message, name) {
 				t.Errorf("%s = %s: got %v, want %s naming %s", name, c.Class, err, c.Status, name)
 			}
+		}
+	}
+}
+
+// TestUncertainCatalogue draws Monte Carlo inputs the catalogue makes bad
+// (a uniform distribution, as the catalogue's valid input).
+func TestUncertainCatalogue(t *testing.T) {
+	mc := readCatalogue(t).Uncertain
+	number := func(x any) float64 {
+		switch x := x.(type) {
+		case float64:
+			return x
+		case string:
+			return map[string]float64{"nan": math.NaN(), "inf": math.Inf(1), "-inf": math.Inf(-1)}[x]
+		}
+		t.Fatalf("not a number: %v", x)
+		return 0
+	}
+	draw := func(v map[string]float64) error {
+		_, err := tco.MonteCarloDraw([]tco.Uncertain{{Param: mc.Param, Distribution: tco.Uniform, A: v["a"], B: v["b"],
+			Lo: v["lo"], Hi: v["hi"]}}, 0, 0, 4)
+		return err
+	}
+	if err := draw(mc.Valid); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range mc.Cases {
+		v := map[string]float64{}
+		for k, x := range mc.Valid {
+			v[k] = x
+		}
+		for k, x := range c.Set {
+			v[k] = number(x)
+		}
+		err := draw(v)
+		var te *tco.Error
+		if !errors.As(err, &te) || te.Code != catCodes[c.Status] || te.ParamName != mc.Param ||
+			!strings.Contains(te.Message, "inputs[0]") {
+			t.Errorf("%v: got %v, want %s naming %s and inputs[0]", c.Set, err, c.Status, mc.Param)
 		}
 	}
 }

@@ -39,6 +39,13 @@ typedef struct cat_focus {
     int code;
 } cat_focus;
 
+typedef struct cat_set {
+    const char *what;
+    size_t offset;
+    double value;
+    int code;
+} cat_set;
+
 typedef struct cat_param {
     const char *handle, *name;
     double value;
@@ -608,6 +615,32 @@ static void test_arguments_scalar(void **state)
     }
 }
 
+/* Monte Carlo's uncertain inputs: each case refused naming the parameter
+ * and inputs[0], no value written. */
+static void test_uncertain(void **state)
+{
+    (void)state;
+    tco_uncertain in = cat_uncertain;
+    assert_int_equal(tco_param_find(&in.key, cat_uncertain_param, NULL), TCO_OK);
+    double values[4];
+    assert_int_equal(tco_monte_carlo_draw(values, &in, 1, 0, 0, 4, NULL), TCO_OK);
+    for (size_t i = 0; i < sizeof cat_uncertain_cases / sizeof cat_uncertain_cases[0]; i++) {
+        const cat_set *cs = &cat_uncertain_cases[i];
+        tco_uncertain bad = in;
+        memcpy((char *)&bad + cs->offset, &cs->value, sizeof cs->value);
+        tco_error err = TCO_ERROR_INIT;
+        outputs_reset();
+        double *out = out_at(0, 0);
+        snapshot();
+        int rc = tco_monte_carlo_draw(out, &bad, 1, 0, 0, 4, &err);
+        if (rc != cs->code || strcmp(err.param_name, cat_uncertain_param) != 0 || !strstr(err.message, "inputs[0]"))
+            fail_msg("%s: got %s naming \"%s\" (%s), want %s naming %s and inputs[0]", cs->what, tco_status_name(rc),
+                     err.param_name, err.message, tco_status_name(cs->code), cat_uncertain_param);
+        if (memcmp(before, outbuf, sizeof outbuf) != 0)
+            fail_msg("%s: a refused draw wrote values", cs->what);
+    }
+}
+
 /* Each bad text in each field of the FOCUS export's request: refused,
  * naming the field, nothing written (the length and the text buffer). */
 static void test_focus_texts(void **state)
@@ -675,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_arguments_scalar),
         cmocka_unit_test(test_output_sizes),
+        cmocka_unit_test(test_uncertain),
         cmocka_unit_test(test_readers),
         cmocka_unit_test(test_focus_texts),
     };

@@ -70,6 +70,11 @@ def main(src, dst):
         texts.append(f'    {{ "{case["name"]}", {c_bytes(b)}, {len(b)}, "{case["param"]}", TCO_E_{case["status"]}, 0 }},')
     arguments = [f'    {{ "{a["entry"]}", "{cls}", "{a["argument"]}", 0, CAT_REAL, {c_double(float(value(cls, a)))}, 0, '
                  f'TCO_E_{status} }},' for a in cat["arguments"] for cls, status in a["bad"].items()]
+    mc, uncertain = cat["uncertain"], []
+    for case in mc["cases"]:
+        (f, v), = case["set"].items()
+        v = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}.get(v, v)
+        uncertain.append(f'    {{ "{f} = {v}", offsetof(tco_uncertain, {f}), {c_double(float(v))}, TCO_E_{case["status"]} }},')
     tx = cat["texts"]
     focus = []
     for f, _ in tx["fields"]:
@@ -85,6 +90,12 @@ def main(src, dst):
         out.write("static const cat_case cat_cases[] = {\n" + "\n".join(rows) + "\n};\n")
         out.write("static const cat_text cat_texts[] = {\n" + "\n".join(texts) + "\n};\n")
         out.write("static const cat_case cat_arguments[] = {\n" + "\n".join(arguments) + "\n};\n")
+        v = mc["valid"]
+        out.write(f'static const tco_uncertain cat_uncertain = {{ .size = sizeof(tco_uncertain), '
+                  f'.distribution = TCO_DIST_{mc["distribution"].upper()}, .a = {v["a"]!r}, .b = {v["b"]!r}, '
+                  f'.lo = {v["lo"]!r}, .hi = {v["hi"]!r} }};\n')
+        out.write(f'static const char cat_uncertain_param[] = "{mc["param"]}";\n')
+        out.write("static const cat_set cat_uncertain_cases[] = {\n" + "\n".join(uncertain) + "\n};\n")
         out.write("static const cat_focus cat_focus_cases[] = {\n" + "\n".join(focus) + "\n};\n")
         out.write("static const cat_param cat_params[] = {\n" + "\n".join(params) + "\n};\n")
         out.write(f"static const char cat_records_csv[] = {json.dumps(sc['records_csv'])};\n")

@@ -171,3 +171,18 @@ def test_argument_wrong_type(scen, arg):
     for v in (True, "1", [1.0]):
         with pytest.raises(TypeError, match=arg["argument"]):
             ARGUMENT_CALLS[arg["argument"]](scen, v)
+
+
+UNCERTAIN = CATALOGUE["uncertain"]
+_NUMBER = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+@pytest.mark.parametrize("case", UNCERTAIN["cases"], ids=[str(c["set"]) for c in UNCERTAIN["cases"]])
+def test_uncertain(case):
+    v = {**UNCERTAIN["valid"], **{k: _NUMBER.get(x, x) for k, x in case["set"].items()}}
+    spec = tco.Distribution(UNCERTAIN["distribution"], v["a"], v["b"], 0.0, v["lo"], v["hi"])
+    tco.draw({UNCERTAIN["param"]: tco.Distribution(UNCERTAIN["distribution"], **UNCERTAIN["valid"], c=0.0)}, 4)
+    with pytest.raises(tco.Error) as caught:
+        tco.draw({UNCERTAIN["param"]: spec}, 4)
+    assert caught.value.code == getattr(lib, f"TCO_E_{case['status']}"), caught.value.message
+    assert caught.value.param == UNCERTAIN["param"] and "inputs[0]" in caught.value.message
