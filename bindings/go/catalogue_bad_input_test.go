@@ -221,6 +221,12 @@ func catCalls(t *testing.T, cat *catalogue) map[string]func(set func(req any)) e
 				&tco.Placement{Parts: []tco.Part{{Pool: 0, Accelerators: j.Accelerators}}})
 			return err
 		},
+		"programme": func(set func(any)) error {
+			q := tco.Stage{Kind: tco.StagePretraining, After: -1, Workload: s.Workload}
+			set(&q)
+			_, err := tco.ComputeProgramme([]tco.Stage{q}, s.Topology, s.Pricing)
+			return err
+		},
 		"scaling_law": func(set func(any)) error {
 			law, err := tco.PublishedLaw(tco.FitHoffmann2022)
 			if err != nil {

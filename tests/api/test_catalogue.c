@@ -76,6 +76,7 @@ typedef union req {
     tco_target target;
     tco_scaling_law law;
     tco_job job;
+    tco_stage stage;
     double align;
     unsigned char bytes[INPUT_MAX + 64];
 } req;
@@ -395,6 +396,25 @@ static int call_placement(const ctx *c, const void *q, args h, tco_error *err)
     return tco_placement_price(out, c->pools, h.t, h.p, q, &pl, err);
 }
 
+/* A programme of one stage, the scenario's workload pretrained. */
+static void init_stage(req *q, const ctx *c)
+{
+    memset(&q->stage, 0, sizeof q->stage);
+    q->stage.size = sizeof q->stage;
+    q->stage.kind = TCO_STAGE_PRETRAINING;
+    q->stage.after = TCO_STAGE_START;
+    q->stage.workload = c->s.w;
+}
+
+static int call_programme(const ctx *c, const void *q, args h, tco_error *err)
+{
+    (void)c;
+    tco_programme *out = out_at(0, sizeof(tco_programme));
+    tco_stage_result *results = out_at(4096, sizeof(tco_stage_result));
+    snapshot();
+    return tco_programme_compute(out, results, sizeof *results, q, 1, h.t, h.p, err);
+}
+
 /* Entries of one catalogue name share its fields and classes. */
 static const entry entries[] = {
     { "attribution", init_attribution, call_attribute, 1, H_ALL },
@@ -407,6 +427,7 @@ static const entry entries[] = {
     { "tradeoffs", init_tradeoff, call_tradeoff, 1, H_ALL },
     { "sizing", init_sizing, call_sizing, 1, H_ALL },
     { "job", init_job, call_placement, 1, H_T | H_P },
+    { "programme", init_stage, call_programme, 1, H_T | H_P },
     { "scaling_law", init_law, call_loss_at, 0, 0 },
     { "scaling_law", init_law, call_optimal, 0, H_ALL },
 };

@@ -3,9 +3,9 @@ functions: the expectations tests/api/test_catalogue.c checks in C and
 bindings/go/catalogue_bad_input_test.go in Go. Every field of every entry
 set to every bad class the catalogue lists fails with its status, naming
 the field; and, as Python has types C and Go check when compiling, a
-boolean, a text or (for whole numbers) a fraction or a number past an
-int32 is refused as the wrong type of value, before the library is
-called."""
+boolean, a text or (for whole numbers) a fraction is refused as the
+wrong type of value, before the library is called, and a whole number
+past an int32 is refused, never truncated into range."""
 import json
 import math
 import pathlib
@@ -64,6 +64,7 @@ CALLS = {
     "sizing": lambda s, kw: tco.size(*s[:3], **{"deadline_days": SCENARIO["sizing_deadline_days"], **kw}),
     "job": lambda s, kw: tco.price_placement(s[5], s[0], s[2], {**SCENARIO["job"], **kw}, [0],
                                              [SCENARIO["job"]["accelerators"]]),
+    "programme": lambda s, kw: tco.programme(s[0], s[2], [tco.Stage("pretraining", s[1], **kw)]),
     "scaling_law": lambda s, kw: tco.loss(7e10, 1.4e12, law=tco.scaling_law(**kw)),
 }
 
@@ -97,10 +98,12 @@ def test_wrong_type(scen, entry, field):
         wrong = [True]
     if field["type"] == "int32":
         wrong[3] = field["lo"] + 0.5  # a fraction for a whole number
-        wrong.append(2**32 + field["lo"])  # never truncated into an int32's range
     for v in wrong:
         with pytest.raises(TypeError, match=field["field"]):
             CALLS[entry](scen, {field["field"]: v})
+    if field["type"] == "int32":  # never truncated into an int32's range: refused, naming the field
+        with pytest.raises((TypeError, tco.Error), match=field["field"]):
+            CALLS[entry](scen, {field["field"]: 2**32 + field["lo"]})
 
 
 READERS = CATALOGUE["readers"]
