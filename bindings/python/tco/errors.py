@@ -1,7 +1,5 @@
 """Exceptions: one class per libtco status, raised with the parameter the
 library names and the message it wrote (which states the allowed range)."""
-import numbers
-
 import numpy as np
 
 from ._native import ffi, lib
@@ -89,7 +87,7 @@ def raise_for(code, err, context=None):
 def number(value, name):
     """value as a float, or ParameterTypeError naming name: a boolean or a
     text is no number here, as in C and Go."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ParameterTypeError(f"{name}: expected a number, not {value!r}", param=name)
     return float(value)
 
