@@ -339,6 +339,11 @@ func TestArgumentCatalogue(t *testing.T) {
 		"budget": func(v float64) error { _, err := s.ComputeOptimal(nil, v); return err },
 		"params": func(v float64) error { _, err := tco.LossAt(nil, v, 1.4e12); return err },
 		"tokens": func(v float64) error { _, err := tco.LossAt(nil, 7e10, v); return err },
+		"interval_hours": func(v float64) error {
+			_, err := tco.CapacitySplit(sc.Rate, v, s.Topology, s.Workload, s.Pricing)
+			return err
+		},
+		"interval_days": func(v float64) error { _, err := tco.ComputeBudget(sc.Rate, v, nil, s.Pricing); return err },
 	}
 	for _, a := range cat.Arguments {
 		f := catField{Type: "real", Lo: a.Lo, Hi: a.Hi, LoOpen: a.LoOpen}

@@ -625,6 +625,15 @@ static void test_arguments_scalar(void **state)
             tco_estimate *e = out_at(4096, sizeof(tco_estimate));
             snapshot();
             rc = tco_compute_optimal(out, e, NULL, a->real, c->s.t, c->s.w, c->s.p, &err);
+        } else if (!strcmp(a->entry, "capacity_split")) {
+            tco_split *out = out_at(0, sizeof(tco_split));
+            snapshot();
+            rc = tco_capacity_split(out, cat_rate, sizeof cat_rate / sizeof cat_rate[0], a->real, c->s.t, c->s.w,
+                                    c->s.p, &err);
+        } else if (!strcmp(a->entry, "budget")) {
+            tco_budget *out = out_at(0, sizeof(tco_budget));
+            snapshot();
+            rc = tco_budget_compute(out, cat_rate, sizeof cat_rate / sizeof cat_rate[0], a->real, NULL, 0, c->s.p, &err);
         } else {
             tco_loss *out = out_at(0, sizeof(tco_loss));
             snapshot();

@@ -158,6 +158,8 @@ ARGUMENT_CALLS = {
     "budget": lambda s, v: tco.compute_optimal(*s[:3], v),
     "params": lambda s, v: tco.loss(v, 1.4e12),
     "tokens": lambda s, v: tco.loss(7e10, v),
+    "interval_hours": lambda s, v: tco.capacity_split(SCENARIO["rate"], v, *s[:3]),
+    "interval_days": lambda s, v: tco.budget(SCENARIO["rate"], s[2], interval_days=v),
 }
 
 
