@@ -144,12 +144,10 @@ func setField(req any, name string, v float64) {
 	}
 }
 
-// catCalls is each entry as the binding calls it: a valid request, then
-// set changes one field of it.
-func catCalls(t *testing.T, cat *catalogue) map[string]func(set func(req any)) error {
-	sc := cat.Scenario
+// catScenario is the catalogue's scenario, frozen.
+func catScenario(t *testing.T, cat *catalogue) *tco.Scenario {
 	var opts []tco.Option
-	for _, m := range []map[string]float64{sc.Topology, sc.Workload, sc.Pricing} {
+	for _, m := range []map[string]float64{cat.Scenario.Topology, cat.Scenario.Workload, cat.Scenario.Pricing} {
 		for k, v := range m {
 			opts = append(opts, tco.Set(k, v))
 		}
@@ -159,6 +157,14 @@ func catCalls(t *testing.T, cat *catalogue) map[string]func(set func(req any)) e
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// catCalls is each entry as the binding calls it: a valid request, then
+// set changes one field of it.
+func catCalls(t *testing.T, cat *catalogue) map[string]func(set func(req any)) error {
+	sc := cat.Scenario
+	s := catScenario(t, cat)
 	rs, err := tco.ReadCSV([]byte(sc.RecordsCSV), true)
 	if err != nil {
 		t.Fatal(err)
@@ -323,17 +329,7 @@ func TestRequestCatalogue(t *testing.T) {
 func TestArgumentCatalogue(t *testing.T) {
 	cat := readCatalogue(t)
 	sc := cat.Scenario
-	var opts []tco.Option
-	for _, m := range []map[string]float64{sc.Topology, sc.Workload, sc.Pricing} {
-		for k, v := range m {
-			opts = append(opts, tco.Set(k, v))
-		}
-	}
-	s, err := tco.NewScenario(opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := catScenario(t, cat)
 	calls := map[string]func(float64) error{
 		"share":  func(v float64) error { _, err := s.Sensitivity(v); return err },
 		"budget": func(v float64) error { _, err := s.ComputeOptimal(nil, v); return err },
@@ -406,17 +402,7 @@ func TestReaderCatalogue(t *testing.T) {
 func TestFocusTextCatalogue(t *testing.T) {
 	cat := readCatalogue(t)
 	sc := cat.Scenario
-	var opts []tco.Option
-	for _, m := range []map[string]float64{sc.Topology, sc.Workload, sc.Pricing} {
-		for k, v := range m {
-			opts = append(opts, tco.Set(k, v))
-		}
-	}
-	s, err := tco.NewScenario(opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := catScenario(t, cat)
 	rs, err := tco.ReadCSV([]byte(sc.RecordsCSV), true)
 	if err != nil {
 		t.Fatal(err)
