@@ -39,7 +39,7 @@ int tco__series_check(const double *x, size_t n, const char *name, tco_error *er
 int tco__positive_check(double v, const char *name, tco_error *err)
 {
     if (!isfinite(v))
-        return tco__fail(err, TCO_E_NOT_FINITE, "%s = %g must be a finite number above 0", name, v);
+        return tco__fail_named(err, TCO_E_NOT_FINITE, name, "%s = %g must be a finite number above 0", name, v);
     /* A microsecond-scale interval or a million of them: anything outside
      * is a unit mistake, and would underflow or overflow the sums. */
     if (!(v >= TCO__INTERVAL_MIN && v <= TCO__INTERVAL_MAX))

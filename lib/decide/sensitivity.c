@@ -93,10 +93,10 @@ int tco_sensitivity(tco_swing *out, size_t out_size, size_t cap, size_t *n, doub
     if (cap > 0 && (bad = tco__stride_check(out_size, SWING_V1_SIZE, "out_size", "tco_swing", err)))
         return bad;
     if (!isfinite(share))
-        return tco__fail(err, TCO_E_NOT_FINITE, "share must be a finite number, not %g", share);
+        return tco__fail_named(err, TCO_E_NOT_FINITE, "share", "share must be a finite number, not %g", share);
     if (share < 0 || share > 1)
-        return tco__fail(err, TCO_E_RANGE, "share = %g is out of range: allowed 0 to 1 (0 stands for %g)", share,
-                         DEFAULT_SHARE);
+        return tco__fail_named(err, TCO_E_RANGE, "share", "share = %g is out of range: allowed 0 to 1 (0 stands for %g)",
+                               share, DEFAULT_SHARE);
     if ((rc = tco__frozen_inputs(t, w, p, err)))
         return rc;
     if (share == 0)

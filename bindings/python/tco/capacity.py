@@ -4,7 +4,7 @@ lifecycle, log governance and budgets (doc/model.md, sections 6 to 10)."""
 import numpy as np
 
 from ._native import ffi, lib
-from .errors import ParameterTypeError, check, new_error
+from .errors import ParameterTypeError, check, new_error, number
 from .display import money
 from .results import Result, _optional, enum_names
 
@@ -97,7 +97,7 @@ class Budget(Result):
 def demand_stats(demand, interval_hours=1.0):
     arr, buf = _series(demand, "demand")
     out, err = _out("tco_demand_stats"), new_error()
-    check(lib.tco_demand_stats_compute(out, buf, len(arr), interval_hours, err), err)
+    check(lib.tco_demand_stats_compute(out, buf, len(arr), number(interval_hours, "interval_hours"), err), err)
     return DemandStats(out)
 
 
@@ -118,7 +118,7 @@ def time_above(demand, thresholds, interval_hours=1.0):
     out = np.empty(len(th))
     err = new_error()
     check(lib.tco_demand_time_above(ffi.from_buffer("double[]", out), tbuf, len(th), buf, len(arr),
-                                    interval_hours, err), err)
+                                    number(interval_hours, "interval_hours"), err), err)
     return out if np.ndim(thresholds) else float(out[0])
 
 
@@ -126,7 +126,8 @@ def capacity_for_unmet(demand, max_unmet_share, interval_hours=1.0):
     """The least capacity leaving at most that share of accelerator-hours unserved."""
     arr, buf = _series(demand, "demand")
     out, err = ffi.new("double *"), new_error()
-    check(lib.tco_capacity_for_unmet(out, max_unmet_share, buf, len(arr), interval_hours, err), err)
+    check(lib.tco_capacity_for_unmet(out, number(max_unmet_share, "max_unmet_share"), buf, len(arr),
+                                     number(interval_hours, "interval_hours"), err), err)
     return out[0]
 
 
@@ -134,6 +135,7 @@ def capacity_split(demand, interval_hours, topology, workload, pricing, baseline
     """The cost-minimising reserved baseline (or the one given) and the split."""
     arr, buf = _series(demand, "demand")
     out, err = _out("tco_split"), new_error()
+    interval_hours = number(interval_hours, "interval_hours")
     args = (buf, len(arr), interval_hours, topology._ptr, workload._ptr, pricing._ptr, err)
     if baseline is None:
         check(lib.tco_capacity_split(out, *args), err)
@@ -159,7 +161,8 @@ def lifecycle(topology, workload, pricing):
 def logging_compare(topology, workload, pricing, interval_seconds, retention_days):
     """Monitoring per month at the workload's settings and at the proposed ones."""
     out, err = _out("tco_logging"), new_error()
-    check(lib.tco_logging_compare(out, interval_seconds, retention_days, topology._ptr, workload._ptr,
+    check(lib.tco_logging_compare(out, number(interval_seconds, "interval_seconds"),
+                                  number(retention_days, "retention_days"), topology._ptr, workload._ptr,
                                   pricing._ptr, err), err)
     return Logging(out)
 
@@ -169,5 +172,6 @@ def budget(spend, pricing, interval_days=1.0, previous=None):
     arr, buf = _series(spend, "spend")
     prev, pbuf = _series(previous, "previous") if previous is not None else (np.empty(0), ffi.NULL)
     out, err = _out("tco_budget"), new_error()
-    check(lib.tco_budget_compute(out, buf, len(arr), interval_days, pbuf, len(prev), pricing._ptr, err), err)
+    check(lib.tco_budget_compute(out, buf, len(arr), number(interval_days, "interval_days"), pbuf, len(prev),
+                                 pricing._ptr, err), err)
     return Budget(out)

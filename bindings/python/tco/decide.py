@@ -10,7 +10,7 @@ import numpy as np
 
 from ._native import ffi, lib
 from .capacity import _series
-from .errors import RangeError, check, new_error, raise_for
+from .errors import RangeError, check, new_error, number, raise_for
 from .handles import check_handles
 from .display import money, money_axis
 from .display import progress as _progress
@@ -198,8 +198,9 @@ def size(topology, workload, pricing, *, deadline_days=None, budget=None, solve=
                          code=lib.TCO_E_RANGE, param="target.solve")
     target = ffi.new("tco_target *", {
         "size": ffi.sizeof("tco_target"), "solve": _SOLVE[solve],
-        "deadline_days": deadline_days or 0.0, "budget": budget or 0.0,
-        "max_accelerators": max_accelerators or 0.0, "tolerance": tolerance or 0.0})
+        **{name: 0.0 if v is None else number(v, name) for name, v in (
+            ("deadline_days", deadline_days), ("budget", budget), ("max_accelerators", max_accelerators),
+            ("tolerance", tolerance))}})
     out, err = sized("tco_sizing"), new_error()
     check(lib.tco_size(out, target, topology._ptr, workload._ptr, pricing._ptr, err), err)
     return Sizing(out, pricing.currency)
@@ -293,6 +294,7 @@ def sensitivity(topology, workload, pricing, share=0.1):
     a parameter at 0 stays), ranked by how far the total moves. A swing the
     library refuses gets that row's status; the others are still priced."""
     check_handles(topology, workload, pricing)
+    share = number(share, "share")
     if share == 0:  # the library reads 0 as its default, 0.1: here the default is spelt out
         raise RangeError("share = 0 is out of range: allowed above 0 up to 1", code=lib.TCO_E_RANGE, param="share")
     cap = lib.tco_param_count()

@@ -1,5 +1,7 @@
 """Exceptions: one class per libtco status, raised with the parameter the
 library names and the message it wrote (which states the allowed range)."""
+import numpy as np
+
 from ._native import ffi, lib
 
 
@@ -80,6 +82,14 @@ def raise_for(code, err, context=None):
     if cls is MemoryError:
         raise MemoryError(message)
     raise cls(message, code=code, param=param)
+
+
+def number(value, name):
+    """value as a float, or ParameterTypeError naming name: a boolean or a
+    text is no number here, as in C and Go."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ParameterTypeError(f"{name}: expected a number, not {value!r}", param=name)
+    return float(value)
 
 
 def check(code, err, context=None):

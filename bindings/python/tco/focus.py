@@ -25,7 +25,8 @@ def focus_csv(attribution, **names):
         if value is not None:
             if not isinstance(value, str) or "\0" in value:
                 raise ParameterTypeError(f"{name}: expected a text without NUL, not {value!r}", param=name)
-            keep.append(ffi.new("char[]", value.encode()))
+            # A lone surrogate goes on as its bytes, for the library to refuse naming the field.
+            keep.append(ffi.new("char[]", value.encode("utf-8", "surrogatepass")))
             setattr(req, name, keep[-1])
     err, n = new_error(), ffi.new("size_t *")
     tags = attribution._tags

@@ -110,8 +110,8 @@ def lifetime(topology, workload, pricing, years=None, utilisation=None, refresh_
                                      f"not {shares.shape}", param="utilisation_by_year")
         keep = ffi.from_buffer("double[]", shares)
         req.utilisation_by_year = keep
-    out, rows, err = sized("tco_lifetime"), sized("tco_lifetime_year", max(req.years, 1)), new_error()
-    n = req.years if 1 <= req.years <= 50 else 0
+    n = req.years if 1 <= req.years <= 50 else 0  # else the library names request.years, and no rows are made
+    out, rows, err = sized("tco_lifetime"), sized("tco_lifetime_year", max(n, 1)), new_error()
     check(lib.tco_lifetime_compute(out, rows if n else ffi.NULL, ffi.sizeof("tco_lifetime_year"), n, req,
                                    topology._ptr, workload._ptr, pricing._ptr, err), err)
     return Lifetime(out, [rows[i] for i in range(n)], pricing.currency)

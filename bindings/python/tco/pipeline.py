@@ -5,7 +5,7 @@ each a cost line priced by the library, with the data-stall share a cache
 and prefetching imply. The estimate is not changed: feed stall_share back
 with tco.Workload(data_stall_share=...) to price it."""
 from ._native import ffi, lib
-from .errors import check, new_error
+from .errors import check, new_error, number
 from .handles import check_handles
 from .results import Result, _optional, sized
 
@@ -57,7 +57,7 @@ def data_pipeline(topology, workload, pricing, **request):
     q = ffi.new("tco_pipeline_request *")
     lib.tco_pipeline_request_init(q)
     for k, v in request.items():
-        setattr(q, k, float(v))
+        setattr(q, k, number(v, k))
     out, err = sized("tco_pipeline"), new_error()
     check(lib.tco_data_pipeline_compute(out, q, topology._ptr, workload._ptr, pricing._ptr, err), err)
     return Pipeline(out, pricing.currency)

@@ -36,7 +36,10 @@ def _fill(ctype, values, what):
             raise TypeError(f"{what} has no field {key!r}: allowed {', '.join(sorted(names))}")
         if isinstance(value, (bool, np.bool_, str, bytes)):  # no silent 1 for True, no text for a number
             raise ParameterTypeError(f"{what}.{key}: expected a number, not {value!r}", param=key)
-        setattr(out, key, value)
+        try:
+            setattr(out, key, value)
+        except (TypeError, OverflowError) as e:  # a fraction or a list for an int32, past an int32
+            raise ParameterTypeError(f"{what}.{key}: {value!r} does not fit the field: {e}", param=key) from None
     return out
 
 

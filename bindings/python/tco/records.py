@@ -250,8 +250,10 @@ def from_pandas(df):
     return Records(a, pairs.reshape(-1, 2), tags)
 
 
-def _seconds(t):
+def _seconds(t, name="period"):
     """UTC seconds of a time: epoch seconds, a datetime or an ISO text."""
+    if isinstance(t, (bool, np.bool_)):
+        raise ParameterTypeError(f"{name}: expected a time, not {t!r}", param=name)
     if isinstance(t, (int, float, np.integer, np.floating)):
         return float(t)
     ts = _optional("pandas").Timestamp(t)
@@ -369,7 +371,7 @@ def _request(records, by, period, idle, shared, owner, share=False):
             raise ParameterTypeError("period: a share of the records needs the whole's period, (start, end)",
                                      param="period")
         period = records_span(records)
-    req.period_start, req.period_end = _seconds(period[0]), _seconds(period[1])
+    req.period_start, req.period_end = _seconds(period[0], "period_start"), _seconds(period[1], "period_end")
     return req, by
 
 

@@ -7,7 +7,7 @@ side-effect costs more than it saves is flagged. One library call per
 tradeoff, one for the whole table."""
 from ._native import ffi, lib
 from .capacity import _series
-from .errors import RangeError, check, new_error, raise_for
+from .errors import RangeError, check, new_error, number, raise_for
 from .handles import check_handles
 from .results import Result, _optional, sized
 
@@ -113,9 +113,9 @@ def _saving(kind, value, side):
                         f"{', '.join(SIDE_INPUTS)}")
     q = ffi.new("tco_saving *")
     lib.tco_saving_init(q)
-    q.kind, q.value = kind, float(value)
+    q.kind, q.value = kind, number(value, "value")
     for k, v in side.items():
-        setattr(q, k, float(v))
+        setattr(q, k, number(v, k))
     buf = None
     if demand is not None:
         arr, buf = _series(demand, "demand")

@@ -7,7 +7,7 @@ is one call per budget."""
 from dataclasses import dataclass, replace
 
 from ._native import ffi, lib
-from .errors import RangeError, check, new_error
+from .errors import RangeError, check, new_error, number
 from .handles import Workload, check_handles
 from .results import CATEGORIES, Estimate, Result, _optional, sized
 
@@ -40,7 +40,7 @@ class ScalingLaw:
         law = sized("tco_scaling_law")
         law.fit = FITS.get(self.fit, lib.TCO_FIT_CUSTOM)
         for k in ("e", "a", "alpha", "b", "beta"):
-            setattr(law, k, float(getattr(self, k)))
+            setattr(law, k, number(getattr(self, k), k))
         return law
 
 
@@ -95,7 +95,8 @@ def loss(workload_or_params, tokens=None, *, law=None):
     else:
         if tokens is None:
             raise TypeError("loss(params, tokens) needs both, or a tco.Workload")
-        check(lib.tco_loss_at(out, _law(law), float(workload_or_params), float(tokens), err), err)
+        check(lib.tco_loss_at(out, _law(law), number(workload_or_params, "params"), number(tokens, "tokens"), err),
+              err)
     return Loss(out)
 
 
@@ -177,10 +178,11 @@ def compute_optimal(topology, workload, pricing, budget, *, law=None):
     run costs at most budget (all runs, in the pricing table's currency:
     Estimate.total), the workload's run otherwise as given. An Optimum."""
     check_handles(topology, workload, pricing)
+    budget = number(budget, "budget")
     out, est, err = sized("tco_optimum"), sized("tco_estimate"), new_error()
-    check(lib.tco_compute_optimal(out, est, _law(law), float(budget), topology._ptr, workload._ptr, pricing._ptr,
+    check(lib.tco_compute_optimal(out, est, _law(law), budget, topology._ptr, workload._ptr, pricing._ptr,
                                   err), err)
-    return Optimum(out, Estimate(est, pricing.currency), float(budget), pricing.currency)
+    return Optimum(out, Estimate(est, pricing.currency), budget, pricing.currency)
 
 
 class Frontier(list):
