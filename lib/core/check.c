@@ -2,6 +2,7 @@
  * from them for every computation to read (doc/model.md; doc/api.md,
  * "Freeze"). A sweep runs the same on its changed copies. */
 #include <math.h>
+#include <string.h>
 
 #include "core/core.h"
 
@@ -30,12 +31,22 @@ static int topology_check(tco_obj *t, tco_error *err)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SPOT_SHARE,
                                "reserved_share = %g plus spot_share = %g exceed 1: they are shares of the rented accelerators",
                                T(RESERVED_SHARE), T(SPOT_SHARE));
-    /* Sized once here: every estimate reads it from the frozen handle. */
-    double nodes = T(ACCELERATORS) / T(ACCELERATORS_PER_NODE);
-    return tco__fabric_size(&t->d.fabric, nodes * T(NICS_PER_NODE), T(SWITCH_RADIX), T(OVERSUBSCRIPTION), err);
+    /* Derived once here: every computation reads them from the frozen
+     * handle, the fabric sized once. */
+    derived *d = &t->d;
+    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
+    d->acc = acc;
+    d->nodes = T(ACCELERATORS) / T(ACCELERATORS_PER_NODE);
+    d->tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts;
+    d->peak[PRECISION_BF16] = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS) : acc->bf16_flops;
+    d->peak[PRECISION_FP8] = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS) : acc->fp8_flops;
+    d->memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
+    d->cluster_failures = T(ACCELERATORS) / T(ACCELERATOR_MTBF_HOURS) + d->nodes / T(NODE_MTBF_HOURS);
+    d->classes = tco__mix_classes(t);
+    return tco__fabric_size(&d->fabric, d->nodes * T(NICS_PER_NODE), T(SWITCH_RADIX), T(OVERSUBSCRIPTION), err);
 }
 
-static int workload_check(const tco_obj *w, tco_error *err)
+static int workload_check(tco_obj *w, tco_error *err)
 {
     if (W(PARAMS_ACTIVE) > W(PARAMS_TOTAL))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PARAMS_ACTIVE,
@@ -66,6 +77,9 @@ static int workload_check(const tco_obj *w, tco_error *err)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PIPELINE_PARALLEL,
                                "pipeline_parallel = %g exceeds layers = %g: every pipeline stage holds a layer at least",
                                W(PIPELINE_PARALLEL), W(LAYERS));
+    w->d.ckpt = checkpoint_size(w);
+    w->d.dataset = dataset_size(w);
+    w->d.tokens = W(TOKENS) * W(EPOCHS);
     return TCO_OK;
 }
 
@@ -101,6 +115,7 @@ static int pricing_check(tco_obj *p, tco_error *err)
      * The facility lives its own years, or the IT's when not given. */
     p->d.it = annuity_over(p, P(DEPRECIATION_YEARS));
     p->d.building = annuity_over(p, P(FACILITY_LIFE_YEARS) > 0 ? P(FACILITY_LIFE_YEARS) : P(DEPRECIATION_YEARS));
+    p->d.listed = strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) == 0;
     return TCO_OK;
 }
 

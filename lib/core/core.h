@@ -131,9 +131,23 @@ typedef struct annuity {
     double maintenance; /* share of the price per year */
 } annuity;
 
+/* What one handle alone implies, derived at freeze so that no computation
+ * derives it again; each handle fills its own part. */
 typedef struct derived {
-    fabric fabric;          /* a topology's, sized once */
-    annuity it, building;   /* a pricing table's: over the IT's life and the facility's */
+    /* a topology's */
+    fabric fabric;               /* sized once */
+    const tco_accelerator *acc;  /* its catalogue entry */
+    double nodes;                /* accelerators / accelerators_per_node */
+    double tdp;                  /* W per accelerator, the override first */
+    double peak[2], memory;      /* FLOP/s by precision (bf16, fp8) and B, the overrides first */
+    double cluster_failures;     /* per hour: accelerators / their MTBF + nodes / theirs */
+    unsigned classes;            /* the price classes its mix uses (tco__mix_classes) */
+    /* a workload's */
+    double ckpt, dataset;        /* B: checkpoint_size, dataset_size */
+    double tokens;               /* per run: tokens x epochs */
+    /* a pricing table's */
+    annuity it, building;        /* over the IT's life and the facility's */
+    int listed;                  /* currency is LIST_CURRENCY: list prices may stand in */
 } derived;
 
 typedef struct tco_obj {
@@ -175,7 +189,8 @@ typedef struct rates {
                        * with no list price (in this currency): 0 above */
 } rates;
 /* The pricing table's rates for topology t's accelerator, list prices in
- * place of stand-ins (0 where there is none: see missing). */
+ * place of stand-ins (0 where there is none: see missing); of frozen (or
+ * prepared) handles. */
 void tco__rates(rates *out, const tco_obj *t, const tco_obj *p);
 /* Reserved and spot at most on demand: freeze checks the rates a table
  * gives, tco__rates_need those a computation uses. */
@@ -226,6 +241,18 @@ static inline double checkpoint_write_hours(const tco_obj *t, const tco_obj *w)
 {
     double gbps = w->v[IX_CHECKPOINT_WRITE_GBPS] > 0 ? w->v[IX_CHECKPOINT_WRITE_GBPS] : t->v[IX_STORAGE_HOT_GBPS];
     return checkpoint_size(w) / (gbps * 1e9) / 3600;
+}
+
+/* fmax and fmin as C99 defines them (of a NaN and a number, the number),
+ * inline: gcc calls libm's for them. */
+static inline double max_of(double a, double b)
+{
+    return a > b || b != b ? a : b;
+}
+
+static inline double min_of(double a, double b)
+{
+    return a < b || b != b ? a : b;
 }
 
 /* ---- size-prefixed structs --------------------------------------------- */

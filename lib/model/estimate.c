@@ -53,9 +53,7 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
 
     /* Failures of the whole cluster, handled by staff and, on owned
      * hardware, by spare parts; upgrades of every node. */
-    h->failures_per_hour = W(COUNT_FAILURES) != 0
-                               ? r->N / T(ACCELERATOR_MTBF_HOURS) + r->nodes / T(NODE_MTBF_HOURS)
-                               : 0;
+    h->failures_per_hour = W(COUNT_FAILURES) != 0 ? t->d.cluster_failures : 0; /* counted at freeze */
     h->events_per_hour = automated * h->staff_hour *
                          (h->failures_per_hour * P(STAFF_HOURS_PER_FAILURE) +
                           P(UPGRADES_PER_YEAR) * r->nodes * P(STAFF_HOURS_PER_NODE_UPGRADE) / HOURS_PER_YEAR);
@@ -72,11 +70,10 @@ int tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const
     memset(&r, 0, sizeof r);
     r.N = T(ACCELERATORS);
     r.per_node = T(ACCELERATORS_PER_NODE);
-    r.nodes = r.N / r.per_node;
-    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
-    r.tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts; /* as run.c */
+    r.nodes = t->d.nodes;
+    r.tdp = t->d.tdp;
     tco__rates(&r.rates, t, p);
-    int rc = tco__rates_need(&r.rates, tco__mix_classes(t), t, p, err);
+    int rc = tco__rates_need(&r.rates, t->d.classes, t, p, err);
     if (rc)
         return rc;
     tco__hardware(h, &r, t, w, p);
@@ -96,7 +93,7 @@ double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, doub
     double learning = P(LEARNING_FTE_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12 +
                       P(LEARNING_RAMP_WEEKS) * 7 * 24 * P(LEARNING_OUTPUT_LOSS) * cluster_hour;
     double risk = P(RISK_PROBABILITY) * P(RISK_IMPACT);
-    double spread = P(INDIRECT_SPREAD_RUNS), share = spread > 0 ? fmin(1, runs / spread) : 1;
+    double spread = P(INDIRECT_SPREAD_RUNS), share = spread > 0 ? min_of(1, runs / spread) : 1;
     return (migration + learning + risk) * share;
 }
 
@@ -176,7 +173,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
      * horizon or the run if longer: doc/model.md, section 9), so that a
      * retention policy moves the bill. */
     storage_use use;
-    tco__storage_gb_hours(&use, r, w, fmax(W(LIFECYCLE_HORIZON_DAYS) * 24, r->wall));
+    tco__storage_data_gb_hours(&use, r, w, max_of(W(LIFECYCLE_HORIZON_DAYS) * 24, r->wall));
     const double tier_price[3] = { P(STORAGE_HOT_PER_GB_MONTH), P(STORAGE_WARM_PER_GB_MONTH),
                                    P(STORAGE_COLD_PER_GB_MONTH) };
     const double provisioned_gb[3] = { r->hot_cap / 1e9, T(STORAGE_WARM_TB) * 1e3, T(STORAGE_COLD_TB) * 1e3 };
@@ -207,7 +204,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
 
     e->cost[TCO_CAT_SECURITY] = months * (r->nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
     e->cost[TCO_CAT_PLATFORM] = months * r->nodes * P(PLATFORM_PER_NODE_MONTH);
-    double fte = fmax(P(MIN_FTE), r->nodes / P(NODES_PER_FTE));
+    double fte = max_of(P(MIN_FTE), r->nodes / P(NODES_PER_FTE));
     e->fixed[TCO_CAT_SECURITY] = e->cost[TCO_CAT_SECURITY];
     e->fixed[TCO_CAT_PLATFORM] = e->cost[TCO_CAT_PLATFORM];
     e->fixed[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * r->held / HOURS_PER_YEAR; /* the standing team */
@@ -219,7 +216,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     double one_off = tco__one_off(t, p, &hw, r->runs);
     e->cost[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->cost);
     e->fixed[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->fixed);
-    for (size_t c = 0; c < tco_category_count(); c++) {
+    for (int c = 0; c <= TCO_CAT_WASTE; c++) { /* every category, tco_category_count() */
         e->total += e->cost[c];
         e->fixed_total += e->fixed[c];
     }
@@ -244,7 +241,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->checkpoint_write_hours = r->delta;
     e->checkpoint_interval_hours = r->tau;
     e->young_interval_hours = tco__young_interval(r->delta, r->mtbf);
-    e->daly_interval_hours = tco__daly_interval(r->delta, r->mtbf);
+    e->daly_interval_hours = r->daly;
     e->expected_failures = r->failures;
     /* Daly's model, split: r->work_h/r->tau segments see e^((r->tau+r->delta)/M) - 1
      * r->failures each, and a r->restart may fail too, so each costs M (e^(R/M) - 1). */

@@ -64,6 +64,7 @@ typedef struct train_run {
     double compute_h, stall, work_h;
     double spot_rate, mtbf;           /* reclaims per hour; the job's MTBF */
     double delta, restart, tau, wall; /* checkpoint pause, restart, interval, wall time */
+    double daly;                      /* Daly's optimum interval for delta and the MTBF */
     double ckpt_h, failures, restart_h, lost_h, retry_h, runs, held;
     double billed, useful;            /* accelerator-hours held, and useful */
     double waste_h[TCO_WASTE_SLOTS];  /* accelerator-hours of each waste */
@@ -147,6 +148,9 @@ typedef struct storage_use {
     double written;
 } storage_use;
 void tco__storage_gb_hours(storage_use *s, const train_run *r, const tco_obj *w, double horizon);
+/* Only what the estimate charges: gb_h of the dataset and the checkpoints,
+ * and written. */
+void tco__storage_data_gb_hours(storage_use *s, const train_run *r, const tco_obj *w, double horizon);
 
 /* The estimate of a run tco__run_derive derived: cannot fail. */
 void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, const tco_obj *w,

@@ -44,14 +44,20 @@ double tco__checkpoint_pause(const tco_obj *t, const tco_obj *w, double job_node
                                : checkpoint_write_hours(t, w);
 }
 
+/* The interval given, else `optimum`, never less than one write when
+ * asynchronous. */
+static double interval_or(const tco_obj *t, const tco_obj *w, double optimum)
+{
+    double tau = W(CHECKPOINT_INTERVAL_HOURS) > 0 ? W(CHECKPOINT_INTERVAL_HOURS) : optimum;
+    if (W(CHECKPOINT_ASYNC))
+        tau = max_of(tau, checkpoint_write_hours(t, w)); /* the next one waits for the last write */
+    return tau;
+}
+
 double tco__checkpoint_interval(const tco_obj *t, const tco_obj *w, double pause, double mtbf)
 {
-    double tau = W(CHECKPOINT_INTERVAL_HOURS) > 0 ? W(CHECKPOINT_INTERVAL_HOURS)
-                 : isfinite(mtbf)                  ? tco__daly_interval(pause, mtbf)
-                                                   : 0; /* none needed: one, at the end */
-    if (W(CHECKPOINT_ASYNC))
-        tau = fmax(tau, checkpoint_write_hours(t, w)); /* the next one waits for the last write */
-    return tau;
+    /* An infinite MTBF needs no checkpoint before the end: one, there. */
+    return interval_or(t, w, isfinite(mtbf) ? tco__daly_interval(pause, mtbf) : 0);
 }
 
 /* Memory per accelerator (model state with ZeRO sharding, Rajbhandari et
@@ -66,7 +72,7 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
     memset(l, 0, sizeof *l);
     double tp = W(TENSOR_PARALLEL), pp = W(PIPELINE_PARALLEL), dp = n / mp, zero = W(ZERO_STAGE);
     double ep = W(EXPERT_PARALLEL);
-    if (fmod(dp, ep) != 0)
+    if (ep != 1 && fmod(dp, ep) != 0) /* dp is whole: 1 divides it */
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_EXPERT_PARALLEL,
                                "expert_parallel = %g does not divide the %g data-parallel groups it splits the experts over",
                                ep, dp);
@@ -75,7 +81,7 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
      * pipeline. */
     double active = W(PARAMS_ACTIVE) > 0 ? W(PARAMS_ACTIVE) : W(PARAMS_TOTAL);
     double total = (active + (W(PARAMS_TOTAL) - active) / ep) / mp;
-    double weights = 2, grads = W(GRADIENT_BYTES), optimizer = fmax(0, W(CHECKPOINT_BYTES_PER_PARAM) - 2);
+    double weights = 2, grads = W(GRADIENT_BYTES), optimizer = max_of(0, W(CHECKPOINT_BYTES_PER_PARAM) - 2);
     l->state = total * (weights / (zero >= 3 ? dp : 1) + grads / (zero >= 2 ? dp : 1) +
                         optimizer / (zero >= 1 ? dp : 1));
 
@@ -125,7 +131,7 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
     /* The gradients' ring all-reduce over the data-parallel group, hidden
      * behind the backward pass (two thirds of the step's compute). */
     double dp_s = dp > 1 && nic > 0 ? 2 * (dp - 1) / dp * total * grads / nic : 0;
-    double dp_exposed = fmax(0, dp_s - ideal * 2 / 3);
+    double dp_exposed = max_of(0, dp_s - ideal * 2 / 3);
     double step = ideal / (1 - l->bubble) + tp_s + dp_exposed;
     l->comm_exposed = (tp_s + dp_exposed) / step;
     l->mfu_ceiling = flops / steps / (n * peak) / step;
@@ -134,15 +140,14 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
 
 int tco__accel_figures(accel_figures *a, const tco_obj *t, const tco_obj *w, tco_error *err)
 {
-    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
-    int fp8 = W(PRECISION) == PRECISION_FP8;
-    a->acc = acc;
-    a->peak = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS) : fp8 ? acc->fp8_flops : acc->bf16_flops;
-    a->memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
+    /* The topology's freeze picked them for either precision. */
+    a->acc = t->d.acc;
+    a->peak = t->d.peak[W(PRECISION) == PRECISION_FP8 ? PRECISION_FP8 : PRECISION_BF16];
+    a->memory = t->d.memory;
     if (a->peak <= 0)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PRECISION,
                                "precision = fp8, but %s has no FP8 peak: use bf16 or set accelerator_peak_flops",
-                               acc->name);
+                               a->acc->name);
     return TCO_OK;
 }
 
@@ -151,12 +156,13 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     /* Who runs: the cluster, the job, the accelerator. */
     double N = T(ACCELERATORS), per_node = T(ACCELERATORS_PER_NODE);
     double n = job_accelerators(t, w);
-    double nodes = N / per_node, job_nodes = ceil(n / per_node);
+    double nodes = t->d.nodes, job_nodes = ceil(n / per_node);
     double model_parallel = W(TENSOR_PARALLEL) * W(PIPELINE_PARALLEL);
     if (n > N)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_JOB_ACCELERATORS,
                                "job_accelerators = %g exceeds the cluster's accelerators = %g", n, N);
-    if (fmod(n, model_parallel) != 0)
+    /* A job_accelerators given was judged at freeze (core/check.c). */
+    if (W(JOB_ACCELERATORS) == 0 && fmod(n, model_parallel) != 0)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_TENSOR_PARALLEL,
                                "tensor_parallel x pipeline_parallel = %g does not divide the job's %g accelerators",
                                model_parallel, n);
@@ -173,19 +179,16 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     int rc = tco__accel_figures(&fig, t, w, err);
     if (rc)
         return rc;
-    const tco_accelerator *acc = fig.acc;
     double peak = fig.peak, memory = fig.memory;
-    double tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts;
+    double tdp = t->d.tdp;
     rates rate;
     tco__rates(&rate, t, p);
-    rc = tco__rates_need(&rate, tco__mix_classes(t), t, p, err);
+    rc = tco__rates_need(&rate, t->d.classes, t, p, err);
     if (rc)
         return rc;
 
     /* Storage the run needs on the hot tier. */
-    double ckpt = checkpoint_size(w);
-    double tokens = W(TOKENS) * W(EPOCHS);
-    double dataset = dataset_size(w);
+    double ckpt = w->d.ckpt, tokens = w->d.tokens, dataset = w->d.dataset;
     double hot_need = dataset + W(CHECKPOINT_RETENTION) * ckpt;
     double hot_cap = T(STORAGE_HOT_TB) * 1e12;
     if (hot_cap > 0 && ckpt > hot_cap)
@@ -230,13 +233,17 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     double delta = tco__checkpoint_pause(t, w, job_nodes);
     double pause = W(COUNT_CHECKPOINTS) ? delta : 0; /* what a checkpoint costs the run */
     double restart = W(COUNT_RESTARTS) ? T(RESTART_MINUTES) / 60 : 0;
-    double tau = tco__checkpoint_interval(t, w, delta, failing ? mtbf : INFINITY);
+    /* Daly's optimum, which the estimate reports even when the interval is
+     * given or failures are off; none needed without failures. */
+    double daly = tco__daly_interval(delta, mtbf);
+    double tau = interval_or(t, w, failing && isfinite(mtbf) ? daly : 0);
     /* wall = work x per_work + fixed: Daly's expected wall time is linear
      * in the work; without failures, pauses only (one checkpoint at the
-     * end when none is needed before). */
-    double per_work, fixed = 0;
+     * end when none is needed before). A segment sees e^((tau+pause)/M) - 1
+     * failures. */
+    double per_work, fixed = 0, per_segment = failing ? expm1((tau + pause) / mtbf) : 0;
     if (failing)
-        per_work = mtbf * exp(restart / mtbf) * expm1((tau + pause) / mtbf) / tau;
+        per_work = mtbf * exp(restart / mtbf) * per_segment / tau;
     else if (tau > 0)
         per_work = (tau + pause) / tau;
     else
@@ -290,7 +297,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
         /* Name the input that matters most: the restart, or the largest rate. */
         double accel_rate = n / T(ACCELERATOR_MTBF_HOURS), node_rate = job_nodes / T(NODE_MTBF_HOURS);
         int ix = restart > tau + delta                      ? IX_RESTART_MINUTES
-                 : spot_rate > fmax(accel_rate, node_rate) ? IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR
+                 : spot_rate > max_of(accel_rate, node_rate) ? IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR
                  : W(FAILURE_MODEL) == FAILURES_BY_JOB_SIZE ? IX_FAILURE_MODEL
                  : node_rate > accel_rate                  ? IX_NODE_MTBF_HOURS
                                                            : IX_ACCELERATOR_MTBF_HOURS;
@@ -301,7 +308,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     double ckpt_h = work_h / tau * pause;
     /* Daly's model, split: work_h/tau segments see e^((tau+pause)/M) - 1
      * failures each, and a restart may fail too, so each costs M (e^(R/M) - 1). */
-    double restart_h = failing ? work_h / tau * expm1((tau + pause) / mtbf) * mtbf * expm1(restart / mtbf) : 0;
+    double restart_h = failing ? work_h / tau * per_segment * mtbf * expm1(restart / mtbf) : 0;
     double lost_h = failing ? wall - work_h - ckpt_h - restart_h : 0;
     double failures = failing ? wall / mtbf : 0;
     double retry_h = wall * W(RETRY_SHARE) / (1 - W(RETRY_SHARE));
@@ -358,6 +365,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     r->delta = delta;
     r->restart = restart;
     r->tau = tau;
+    r->daly = daly;
     r->wall = wall;
     r->ckpt_h = ckpt_h;
     r->failures = failures;

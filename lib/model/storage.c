@@ -3,8 +3,6 @@
  * the logs on each tier over a horizon from the run's start. The estimate
  * charges the dataset's and the checkpoints' (section 3, storage); the
  * capacity room's lifecycle prices all three against keeping them hot. */
-#include <math.h>
-
 #include "model/model.h"
 
 #define W(k) (w->v[IX_##k])
@@ -12,14 +10,14 @@
 /* Hours of [from, to) inside [0, horizon). */
 static double overlap(double from, double to, double horizon)
 {
-    return fmax(0, fmin(to, horizon) - fmax(from, 0));
+    return max_of(0, min_of(to, horizon) - max_of(from, 0));
 }
 
 /* Integral over t in [0, run) of min(t + x, horizon): t + x until
  * t = u = horizon - x (within [0, run]), horizon after. */
 static double capped(double run, double x, double horizon)
 {
-    double u = fmax(0, fmin(run, horizon - x));
+    double u = max_of(0, min_of(run, horizon - x));
     return u * x + u * u / 2 + (run - u) * horizon;
 }
 
@@ -36,23 +34,22 @@ static double written_at_rate(double run, double from, double to, double horizon
  * then kept as they are until the horizon. Integral of min(n(t), keep). */
 static double checkpoint_hours(double keep, double every, double run, double total, double horizon)
 {
-    double end = fmin(run, horizon), full = keep * every; /* the tier fills at `full` */
+    double end = min_of(run, horizon), full = keep * every; /* the tier fills at `full` */
     double during = end <= full ? end * end / (2 * every) : keep * full / 2 + keep * (end - full);
-    return during + fmin(total, keep) * fmax(0, horizon - run);
+    return during + min_of(total, keep) * max_of(0, horizon - run);
 }
 
-void tco__storage_gb_hours(storage_use *s, const train_run *r, const tco_obj *w, double horizon)
+void tco__storage_data_gb_hours(storage_use *s, const train_run *r, const tco_obj *w, double horizon)
 {
     double run = r->wall;
     /* The dataset: hot for the run at least, then warm, then cold. */
-    double dataset_gb = dataset_size(w) / 1e9;
-    double hot_end = fmax(W(DATASET_HOT_DAYS) * 24, run);
+    double dataset_gb = w->d.dataset / 1e9;
+    double hot_end = max_of(W(DATASET_HOT_DAYS) * 24, run);
     double warm_end = hot_end + W(DATASET_WARM_DAYS) * 24;
     double cold_end = warm_end + W(DATASET_COLD_DAYS) * 24;
     s->gb_h[TCO_DATA_DATASET][TCO_TIER_HOT] = dataset_gb * overlap(0, hot_end, horizon);
     s->gb_h[TCO_DATA_DATASET][TCO_TIER_WARM] = dataset_gb * overlap(hot_end, warm_end, horizon);
     s->gb_h[TCO_DATA_DATASET][TCO_TIER_COLD] = dataset_gb * overlap(warm_end, cold_end, horizon);
-    s->keep_hot[TCO_DATA_DATASET] = dataset_gb * horizon;
 
     /* Checkpoints: the newest on hot, the next ones on warm, then cold.
      * Written while computing and stalled: the estimate's two times, added. */
@@ -67,15 +64,22 @@ void tco__storage_gb_hours(storage_use *s, const train_run *r, const tco_obj *w,
     s->gb_h[TCO_DATA_CHECKPOINTS][TCO_TIER_HOT] = ckpt_gb * up_to_hot;
     s->gb_h[TCO_DATA_CHECKPOINTS][TCO_TIER_WARM] = ckpt_gb * (up_to_warm - up_to_hot);
     s->gb_h[TCO_DATA_CHECKPOINTS][TCO_TIER_COLD] = ckpt_gb * (up_to_cold - up_to_warm);
-    s->keep_hot[TCO_DATA_CHECKPOINTS] = ckpt_gb * checkpoint_hours(written, every, run, written, horizon);
     s->written = written;
+}
+
+void tco__storage_gb_hours(storage_use *s, const train_run *r, const tco_obj *w, double horizon)
+{
+    tco__storage_data_gb_hours(s, r, w, horizon);
+    double run = r->wall, written = s->written;
+    s->keep_hot[TCO_DATA_DATASET] = w->d.dataset / 1e9 * horizon;
+    s->keep_hot[TCO_DATA_CHECKPOINTS] = r->ckpt / 1e9 * checkpoint_hours(written, run / written, run, written, horizon);
 
     /* Logs and metric samples, written while the run goes: searchable for
      * log_hot_days, then warm until log_retention_days, then deleted. */
     double gb_per_hour = (W(LOG_BYTES_PER_ACCEL_HOUR) * r->N +
                           r->N * W(METRICS_PER_ACCELERATOR) * 3600 / W(METRICS_INTERVAL_SECONDS) *
                               W(METRIC_SAMPLE_BYTES)) / 1e9;
-    double kept = W(LOG_RETENTION_DAYS) * 24, searchable = fmin(W(LOG_HOT_DAYS) * 24, kept);
+    double kept = W(LOG_RETENTION_DAYS) * 24, searchable = min_of(W(LOG_HOT_DAYS) * 24, kept);
     s->gb_h[TCO_DATA_LOGS][TCO_TIER_HOT] = gb_per_hour * written_at_rate(run, 0, searchable, horizon);
     s->gb_h[TCO_DATA_LOGS][TCO_TIER_WARM] = gb_per_hour * written_at_rate(run, searchable, kept, horizon);
     s->gb_h[TCO_DATA_LOGS][TCO_TIER_COLD] = 0;
