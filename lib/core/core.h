@@ -255,6 +255,14 @@ static inline double min_of(double a, double b)
     return a < b || b != b ? a : b;
 }
 
+/* 1 when d divides a, both whole numbers below 2^53 (as the table's bounds
+ * keep its INT parameters): fmod(a, d) == 0, exactly, without its call. */
+static inline int divides(double d, double a)
+{
+    double q = a / d;
+    return q == (double)(int64_t)q && q * d == a;
+}
+
 /* ---- size-prefixed structs --------------------------------------------- */
 
 /* The size of each as version 1 shipped it. A caller may pass any size

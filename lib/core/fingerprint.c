@@ -16,29 +16,20 @@ uint64_t tco__obj_fingerprint(const tco_obj *o)
     return XXH3_64bits(buf, n);
 }
 
-/* v little-endian at b: written byte by byte, which compilers merge into
- * one store where the machine is little-endian. */
-static void put_le64(uint8_t *b, uint64_t v)
-{
-    b[0] = (uint8_t)v;
-    b[1] = (uint8_t)(v >> 8);
-    b[2] = (uint8_t)(v >> 16);
-    b[3] = (uint8_t)(v >> 24);
-    b[4] = (uint8_t)(v >> 32);
-    b[5] = (uint8_t)(v >> 40);
-    b[6] = (uint8_t)(v >> 48);
-    b[7] = (uint8_t)(v >> 56);
-}
-
 /* XXH3-64 of the 24 bytes topology, workload, pricing, each little-endian:
  * the same value on every platform. */
 uint64_t tco__fingerprint_combine(uint64_t topology, uint64_t workload, uint64_t pricing)
 {
+    const uint64_t v[3] = { topology, workload, pricing };
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t *le = v; /* already in that order */
+#else
     uint8_t le[24];
-    put_le64(le, topology);
-    put_le64(le + 8, workload);
-    put_le64(le + 16, pricing);
-    return XXH3_64bits(le, sizeof le);
+    for (int i = 0; i < 3; i++)
+        for (int b = 0; b < 8; b++)
+            le[8 * i + b] = (uint8_t)(v[i] >> (8 * b));
+#endif
+    return XXH3_64bits(le, 24);
 }
 
 static uint64_t of(const tco_obj *o)

@@ -72,7 +72,7 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
     memset(l, 0, sizeof *l);
     double tp = W(TENSOR_PARALLEL), pp = W(PIPELINE_PARALLEL), dp = n / mp, zero = W(ZERO_STAGE);
     double ep = W(EXPERT_PARALLEL);
-    if (ep != 1 && fmod(dp, ep) != 0) /* dp is whole: 1 divides it */
+    if (!divides(ep, dp))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_EXPERT_PARALLEL,
                                "expert_parallel = %g does not divide the %g data-parallel groups it splits the experts over",
                                ep, dp);
@@ -161,8 +161,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     if (n > N)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_JOB_ACCELERATORS,
                                "job_accelerators = %g exceeds the cluster's accelerators = %g", n, N);
-    /* A job_accelerators given was judged at freeze (core/check.c). */
-    if (W(JOB_ACCELERATORS) == 0 && fmod(n, model_parallel) != 0)
+    if (!divides(model_parallel, n))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_TENSOR_PARALLEL,
                                "tensor_parallel x pipeline_parallel = %g does not divide the job's %g accelerators",
                                model_parallel, n);
