@@ -120,6 +120,19 @@ int tco__fabric_size(fabric *f, double endpoints, double radix, double oversubsc
 
 /* ---- handles (handle.c, check.c) ---------------------------------------- */
 
+typedef struct tco_obj tco_obj;
+/* The model's shape, as far as the attention term, the activations and a
+ * served model's KV cache need it: nothing when layers is not given (the
+ * term is left out, TCO_FLAG_ATTENTION_OMITTED in flags). What is not
+ * given is derived: hidden from params_active and layers (flagged
+ * TCO_FLAG_HIDDEN_DERIVED), heads as hidden / 128, kv_heads as heads. */
+typedef struct shape {
+    double layers, hidden, width, heads, kv_heads;
+} shape;
+/* (check.c) */
+void tco__shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags);
+
+
 /* The state behind every handle. v[] is indexed by IX_*, for all handles;
  * a handle uses only its own rows. */
 /* What owning costs a year per unit of price (doc/model.md, section 3):
@@ -141,23 +154,36 @@ typedef struct derived {
     double tdp;                  /* W per accelerator, the override first */
     double peak[2], memory;      /* FLOP/s by precision (bf16, fp8) and B, the overrides first */
     double cluster_failures;     /* per hour: accelerators / their MTBF + nodes / theirs */
+    double nic;                  /* B/s of NIC per accelerator, after oversubscription */
+    double bisection_tbps;       /* of the fabric */
+    double restart_h;            /* restart_minutes in hours */
     unsigned classes;            /* the price classes its mix uses (tco__mix_classes) */
     /* a workload's */
     double ckpt, dataset;        /* B: checkpoint_size, dataset_size */
-    double tokens;               /* per run: tokens x epochs */
+    double tokens, steps;        /* per run: tokens x epochs, and optimizer steps of batch_tokens */
+    shape shape;                 /* tco__shape_of */
+    double active;               /* params_active, or params_total for a dense model */
+    double model_fpt, hw_fpt;    /* FLOPs per token: as papers count them, as the run executes them */
+    double flops, hw_flops;      /* per run: model and hardware FLOPs */
+    double step_flops, step_hw_flops; /* the same per step */
+    double params_share;         /* parameters one accelerator holds, before ZeRO sharding */
+    double stage_layers;         /* layers per pipeline stage */
+    double activations;          /* B per accelerator of the first stage (0 without layers) */
+    uint64_t flags;              /* the tco_estimate_flag bits these set */
     /* a pricing table's */
     annuity it, building;        /* over the IT's life and the facility's */
+    double staff_hour;           /* cur per hour of an engineer's year */
     int listed;                  /* currency is LIST_CURRENCY: list prices may stand in */
 } derived;
 
-typedef struct tco_obj {
+struct tco_obj {
     int32_t kind;
     int frozen;
     double v[IX_COUNT];
     char text[IX_COUNT][TCO_TEXT_MAX];
     uint64_t fingerprint; /* of the canonical CBOR (fingerprint.c) */
     derived d;            /* from the values, by tco__obj_prepare */
-} tco_obj;
+};
 
 struct tco_topology { tco_obj o; };
 struct tco_workload { tco_obj o; };

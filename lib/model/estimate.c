@@ -31,7 +31,7 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
     /* Event-driven operations (doc/model.md, section 3): an hour of it at an
      * engineer's rate; deploying an owned node is paid with its purchase. */
     double automated = 1 - P(AUTOMATION_SHARE);
-    h->staff_hour = P(STAFF_PER_FTE_YEAR) / P(STAFF_HOURS_PER_FTE_YEAR);
+    h->staff_hour = p->d.staff_hour; /* staff_per_fte_year / staff_hours_per_fte_year */
     double deploy = automated * P(STAFF_HOURS_PER_NODE_DEPLOYED) * h->staff_hour;
     h->accel_price = rate->capex + (P(CAPEX_PER_SERVER) + deploy) / r->per_node;
     h->owned_per_year = owned_per_year(&owned, h->accel_price, P(RESIDUAL_SHARE));
@@ -158,7 +158,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     const fabric *f = &t->d.fabric;
     double fabric_capex = hw.fabric_capex;
     /* Ring all-reduce of the gradients between sites: 2 (S-1) G per step. */
-    double steps = r->tokens / W(BATCH_TOKENS) * r->runs;
+    double steps = w->d.steps * r->runs;
     double inter_site = 2 * (T(SITES) - 1) * W(PARAMS_TOTAL) * W(GRADIENT_BYTES) * steps;
     e->fixed[TCO_CAT_NETWORK] = o * hw.fabric_per_year * r->held / HOURS_PER_YEAR;
     e->cost[TCO_CAT_NETWORK] = e->fixed[TCO_CAT_NETWORK] +
@@ -255,7 +255,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->fabric_links = f->links;
     e->fabric_optics = f->optics;
     e->fabric_capex = fabric_capex;
-    e->fabric_bisection_tbps = r->nodes * T(NICS_PER_NODE) * T(NIC_GBPS) / 1000 / (2 * T(OVERSUBSCRIPTION));
+    e->fabric_bisection_tbps = t->d.bisection_tbps;
     e->inter_site_bytes = inter_site;
     e->it_power_kw = it_kw;
     e->facility_power_kw = it_kw * T(PUE);

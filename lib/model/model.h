@@ -19,16 +19,6 @@ double tco__job_size_mtbf(double n);
 
 /* ---- the run (run.c) --------------------------------------------------- */
 
-/* The model's shape, as far as the attention term, the activations and a
- * served model's KV cache need it: nothing when layers is not given (the
- * term is left out, TCO_FLAG_ATTENTION_OMITTED in flags). What is not
- * given is derived: hidden from params_active and layers (flagged
- * TCO_FLAG_HIDDEN_DERIVED), heads as hidden / 128, kv_heads as heads. */
-typedef struct shape {
-    double layers, hidden, width, heads, kv_heads;
-} shape;
-void tco__shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags);
-
 /* The accelerator a run uses (run.c): its catalogue entry, its dense peak
  * at the workload's precision and its memory, the topology's overrides
  * first; an FP8 run on an accelerator without an FP8 peak fails naming
