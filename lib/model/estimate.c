@@ -1,6 +1,7 @@
 /* The cost of a training scenario, category by category (doc/model.md,
  * sections 1 to 4), from the run that model/run.c derives. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -110,12 +111,23 @@ int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const t
     return TCO_OK;
 }
 
+/* tco__estimate_run writes every field by name: a field appended to
+ * tco_estimate stops the build here until it writes that one too. */
+typedef char every_estimate_field_written[sizeof(tco_estimate) == offsetof(tco_estimate, fixed_total) + sizeof(double)
+                                              ? 1
+                                              : -1];
+
 void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, const tco_obj *w,
                        const tco_obj *p)
 {
+    /* Every field is written below: only the sums and the slots that no
+     * category or waste uses start at zero (not the whole struct again). */
     tco_estimate *e = out;
-    memset(e, 0, sizeof *e);
     e->size = sizeof *e;
+    e->total = e->fixed_total = 0;
+    memset(e->cost, 0, sizeof e->cost);
+    memset(e->waste, 0, sizeof e->waste);
+    memset(e->fixed, 0, sizeof e->fixed);
 
     /* 3. Cost per category. Ownership: owned share o; of the rest, reserved,
      * spot and on demand. Rental rates include power, cooling and fabric. */
