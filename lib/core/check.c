@@ -157,6 +157,8 @@ static int workload_check(tco_obj *w, tco_error *err)
     w->d.steps = w->d.tokens / W(BATCH_TOKENS);
     flops_of(&w->d, w);
     layout_inputs(&w->d, w);
+    w->d.model_state = W(PARAMS_TOTAL) * (W(CHECKPOINT_BYTES_PER_PARAM) + W(GRADIENT_BYTES)) / model_parallel;
+    w->d.log_kept_months = W(LOG_RETENTION_DAYS) / DAYS_PER_MONTH;
     return TCO_OK;
 }
 
@@ -193,6 +195,11 @@ static int pricing_check(tco_obj *p, tco_error *err)
     p->d.it = annuity_over(p, P(DEPRECIATION_YEARS));
     p->d.building = annuity_over(p, P(FACILITY_LIFE_YEARS) > 0 ? P(FACILITY_LIFE_YEARS) : P(DEPRECIATION_YEARS));
     p->d.staff_hour = P(STAFF_PER_FTE_YEAR) / P(STAFF_HOURS_PER_FTE_YEAR);
+    /* The pricing table's one-offs (model/estimate.c, tco__one_off). */
+    p->d.migration = P(MIGRATION_COST) + P(MIGRATION_DATA_TB) * 1e3 * P(EGRESS_INTERNET_PER_GB) +
+                     P(MIGRATION_ENGINEER_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12 +
+                     P(MIGRATION_PARALLEL_MONTHS) * P(MIGRATION_PARALLEL_COST_PER_MONTH);
+    p->d.learning_staff = P(LEARNING_FTE_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12;
     p->d.listed = strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) == 0;
     return TCO_OK;
 }

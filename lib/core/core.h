@@ -169,10 +169,15 @@ typedef struct derived {
     double params_share;         /* parameters one accelerator holds, before ZeRO sharding */
     double stage_layers;         /* layers per pipeline stage */
     double activations;          /* B per accelerator of the first stage (0 without layers) */
+    double model_state;          /* B per accelerator without ZeRO: params_total x (checkpoint and gradient
+                                  * bytes per parameter) / (tensor x pipeline) */
+    double log_kept_months;      /* log_retention_days in months */
     uint64_t flags;              /* the tco_estimate_flag bits these set */
     /* a pricing table's */
     annuity it, building;        /* over the IT's life and the facility's */
     double staff_hour;           /* cur per hour of an engineer's year */
+    double migration;            /* cur, paid once: the move, its data, its engineers, the parallel run */
+    double learning_staff;       /* cur, paid once: the engineers' months of learning */
     int listed;                  /* currency is LIST_CURRENCY: list prices may stand in */
 } derived;
 

@@ -88,11 +88,10 @@ double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, doub
      * annuities and its share of plant, fabric and facility. */
     double cluster_hour = N * ((1 - o) * hw->rental_rate + o * hw->owned_per_year / HOURS_PER_YEAR) +
                           o * (hw->plant_per_year + hw->fabric_per_year + hw->facility_per_year) / HOURS_PER_YEAR;
-    double migration = P(MIGRATION_COST) + P(MIGRATION_DATA_TB) * 1e3 * P(EGRESS_INTERNET_PER_GB) +
-                       P(MIGRATION_ENGINEER_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12 +
-                       P(MIGRATION_PARALLEL_MONTHS) * P(MIGRATION_PARALLEL_COST_PER_MONTH);
-    double learning = P(LEARNING_FTE_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12 +
-                      P(LEARNING_RAMP_WEEKS) * 7 * 24 * P(LEARNING_OUTPUT_LOSS) * cluster_hour;
+    /* Migration and the engineers' learning as the table's freeze priced
+     * them (core/check.c); the output lost while learning at this hour. */
+    double migration = p->d.migration;
+    double learning = p->d.learning_staff + P(LEARNING_RAMP_WEEKS) * 7 * 24 * P(LEARNING_OUTPUT_LOSS) * cluster_hour;
     double risk = P(RISK_PROBABILITY) * P(RISK_IMPACT);
     double spread = P(INDIRECT_SPREAD_RUNS), share = spread > 0 ? min_of(1, runs / spread) : 1;
     return (migration + learning + risk) * share;
@@ -204,7 +203,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->fixed[TCO_CAT_DATABASE] = e->cost[TCO_CAT_DATABASE];
 
     /* Logs and metrics: ingested, then each byte kept for the retention. */
-    double kept_months = W(LOG_RETENTION_DAYS) / DAYS_PER_MONTH;
+    double kept_months = w->d.log_kept_months;
     double log_gb = W(LOG_BYTES_PER_ACCEL_HOUR) * r->billed / 1e9;
     double samples = r->N * W(METRICS_PER_ACCELERATOR) * r->held * 3600 / W(METRICS_INTERVAL_SECONDS);
     double sample_gb = samples * W(METRIC_SAMPLE_BYTES) / 1e9;
@@ -241,7 +240,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->cluster_nodes = r->nodes;
     e->peak_flops = r->peak;
     e->accelerator_memory_bytes = r->memory;
-    e->model_state_bytes = W(PARAMS_TOTAL) * (W(CHECKPOINT_BYTES_PER_PARAM) + W(GRADIENT_BYTES)) / r->model_parallel;
+    e->model_state_bytes = w->d.model_state;
     e->compute_hours = r->compute_h;
     e->wall_hours = r->wall;
     e->held_hours = r->held;
