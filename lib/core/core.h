@@ -125,13 +125,12 @@ typedef struct tco_obj tco_obj;
  * served model's KV cache need it: nothing when layers is not given (the
  * term is left out, TCO_FLAG_ATTENTION_OMITTED in flags). What is not
  * given is derived: hidden from params_active and layers (flagged
- * TCO_FLAG_HIDDEN_DERIVED), heads as hidden / 128, kv_heads as heads. */
+ * TCO_FLAG_HIDDEN_DERIVED), heads as hidden / 128, kv_heads as heads.
+ * A workload's freeze derives its own (derived.shape). */
 typedef struct shape {
     double layers, hidden, width, heads, kv_heads;
 } shape;
-/* (check.c) */
 void tco__shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags);
-
 
 /* The state behind every handle. v[] is indexed by IX_*, for all handles;
  * a handle uses only its own rows. */
