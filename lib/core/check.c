@@ -153,6 +153,8 @@ static int workload_check(tco_obj *w, tco_error *err)
                                W(PIPELINE_PARALLEL), W(LAYERS));
     w->d.ckpt = checkpoint_size(w);
     w->d.dataset = dataset_size(w);
+    w->d.ckpt_gb = w->d.ckpt / 1e9;
+    w->d.dataset_gb = w->d.dataset / 1e9;
     w->d.tokens = W(TOKENS) * W(EPOCHS);
     w->d.steps = w->d.tokens / W(BATCH_TOKENS);
     flops_of(&w->d, w);

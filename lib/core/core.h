@@ -159,6 +159,7 @@ typedef struct derived {
     unsigned classes;            /* the price classes its mix uses (tco__mix_classes) */
     /* a workload's */
     double ckpt, dataset;        /* B: checkpoint_size, dataset_size */
+    double ckpt_gb, dataset_gb;  /* the same in GB, as storage is priced */
     double tokens, steps;        /* per run: tokens x epochs, and optimizer steps of batch_tokens */
     shape shape;                 /* tco__shape_of */
     double active;               /* params_active, or params_total for a dense model */
