@@ -1,7 +1,5 @@
 /* The cost of a training scenario, category by category (doc/model.md,
  * sections 1 to 4), from the run that model/run.c derives. */
-#include <math.h>
-#include <stddef.h>
 #include <string.h>
 
 #include "model/model.h"
