@@ -2,6 +2,7 @@
  * from them for every computation to read (doc/model.md; doc/api.md,
  * "Freeze"). A sweep runs the same on its changed copies. */
 #include <math.h>
+#include <string.h>
 
 #include "core/core.h"
 
@@ -30,12 +31,96 @@ static int topology_check(tco_obj *t, tco_error *err)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_SPOT_SHARE,
                                "reserved_share = %g plus spot_share = %g exceed 1: they are shares of the rented accelerators",
                                T(RESERVED_SHARE), T(SPOT_SHARE));
-    /* Sized once here: every estimate reads it from the frozen handle. */
-    double nodes = T(ACCELERATORS) / T(ACCELERATORS_PER_NODE);
-    return tco__fabric_size(&t->d.fabric, nodes * T(NICS_PER_NODE), T(SWITCH_RADIX), T(OVERSUBSCRIPTION), err);
+    /* Derived once here: every computation reads them from the frozen
+     * handle, the fabric sized once. */
+    derived *d = &t->d;
+    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
+    d->acc = acc;
+    d->nodes = T(ACCELERATORS) / T(ACCELERATORS_PER_NODE);
+    d->tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts;
+    d->peak[PRECISION_BF16] = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS) : acc->bf16_flops;
+    d->peak[PRECISION_FP8] = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS) : acc->fp8_flops;
+    d->memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
+    d->cluster_failures = T(ACCELERATORS) / T(ACCELERATOR_MTBF_HOURS) + d->nodes / T(NODE_MTBF_HOURS);
+    d->nic = T(NICS_PER_NODE) * T(NIC_GBPS) * 1e9 / 8 / T(ACCELERATORS_PER_NODE) / T(OVERSUBSCRIPTION);
+    d->bisection_tbps = d->nodes * T(NICS_PER_NODE) * T(NIC_GBPS) / 1000 / (2 * T(OVERSUBSCRIPTION));
+    d->restart_h = T(RESTART_MINUTES) / 60;
+    d->classes = tco__mix_classes(t);
+    return tco__fabric_size(&d->fabric, d->nodes * T(NICS_PER_NODE), T(SWITCH_RADIX), T(OVERSUBSCRIPTION), err);
 }
 
-static int workload_check(const tco_obj *w, tco_error *err)
+void tco__shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags)
+{
+    memset(s, 0, sizeof *s);
+    if (W(LAYERS) == 0) {
+        *flags |= TCO_FLAG_ATTENTION_OMITTED;
+        return;
+    }
+    s->layers = W(LAYERS);
+    /* Kaplan et al. 2020, section 2.1: N = 12 x layers x width^2 (the
+     * attention and feed-forward weights of a standard block). */
+    s->hidden = W(HIDDEN_SIZE) > 0 ? W(HIDDEN_SIZE) : sqrt(active / (12 * s->layers));
+    if (W(HIDDEN_SIZE) == 0)
+        *flags |= TCO_FLAG_HIDDEN_DERIVED;
+    s->width = W(ATTENTION_WIDTH) > 0 ? W(ATTENTION_WIDTH) : s->hidden;
+    s->heads = W(HEADS) > 0 ? W(HEADS) : s->hidden / 128;
+    s->kv_heads = W(KV_HEADS) > 0 ? W(KV_HEADS) : s->heads;
+}
+
+/* The FLOPs of a run (doc/model.md, section 1). The attention term needs
+ * the model's shape; the FLOPs per token as papers count them (model) and
+ * as the run executes them (hardware, with recomputation). */
+static void flops_of(derived *d, const tco_obj *w)
+{
+    uint64_t flags = 0;
+    double active = W(PARAMS_ACTIVE) > 0 ? W(PARAMS_ACTIVE) : W(PARAMS_TOTAL);
+    tco__shape_of(&d->shape, w, active, &flags);
+    double attn = 12 * d->shape.layers * d->shape.width * W(SEQ_LEN) * (W(ATTENTION) == ATTENTION_CAUSAL ? 0.5 : 1);
+    double model_fpt = 6 * active + attn;
+    double extra = W(RECOMPUTE) == RECOMPUTE_FULL ? 2 * active + attn / 3
+                   : W(RECOMPUTE) == RECOMPUTE_SELECTIVE ? attn / 3 : 0;
+    double hw_fpt = model_fpt + extra;
+    double flops = d->tokens * model_fpt;
+    if (W(TOTAL_FLOPS) > 0) {
+        flops = W(TOTAL_FLOPS);
+        flags |= TCO_FLAG_FLOPS_GIVEN;
+    }
+    d->active = active;
+    d->model_fpt = model_fpt;
+    d->hw_fpt = hw_fpt;
+    d->flops = flops;
+    d->hw_flops = flops * (hw_fpt / model_fpt);
+    d->flags = flags;
+}
+
+/* What the parallel layout's memory and step take of the workload alone
+ * (model/run.c, layout_of: doc/model.md, "Memory" and "The layout's
+ * ceiling"): the parameters one accelerator holds, the experts (all but
+ * the active ones) split over expert parallelism and everything over
+ * tensor x pipeline; the activations of one micro-batch per layer with
+ * tensor and sequence parallelism (Korthikanti et al. 2022; grouped-query
+ * attention keeps kv/heads of K and V), of which the first pipeline stage
+ * holds pp micro-batches of its layers; the FLOPs of one step. */
+static void layout_inputs(derived *d, const tco_obj *w)
+{
+    double tp = W(TENSOR_PARALLEL), pp = W(PIPELINE_PARALLEL), mp = tp * pp;
+    d->params_share = (d->active + (W(PARAMS_TOTAL) - d->active) / W(EXPERT_PARALLEL)) / mp;
+    const shape *sh = &d->shape;
+    double s = W(SEQ_LEN), b = W(MICRO_BATCH_SEQUENCES), h = sh->hidden;
+    d->stage_layers = 0;
+    d->activations = 0;
+    if (sh->layers > 0) {
+        double per_token = W(RECOMPUTE) == RECOMPUTE_FULL ? 2 * h
+                           : (30 + 4 * sh->kv_heads / sh->heads) * h +
+                                 (W(RECOMPUTE) == RECOMPUTE_NONE ? 5 * sh->heads * s : 0);
+        d->stage_layers = ceil(sh->layers / pp);
+        d->activations = s * b * per_token / tp * d->stage_layers * pp;
+    }
+    d->step_flops = d->flops / d->steps;
+    d->step_hw_flops = d->hw_flops / d->steps;
+}
+
+static int workload_check(tco_obj *w, tco_error *err)
 {
     if (W(PARAMS_ACTIVE) > W(PARAMS_TOTAL))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PARAMS_ACTIVE,
@@ -66,6 +151,16 @@ static int workload_check(const tco_obj *w, tco_error *err)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PIPELINE_PARALLEL,
                                "pipeline_parallel = %g exceeds layers = %g: every pipeline stage holds a layer at least",
                                W(PIPELINE_PARALLEL), W(LAYERS));
+    w->d.ckpt = checkpoint_size(w);
+    w->d.dataset = dataset_size(w);
+    w->d.ckpt_gb = w->d.ckpt / 1e9;
+    w->d.dataset_gb = w->d.dataset / 1e9;
+    w->d.tokens = W(TOKENS) * W(EPOCHS);
+    w->d.steps = w->d.tokens / W(BATCH_TOKENS);
+    flops_of(&w->d, w);
+    layout_inputs(&w->d, w);
+    w->d.model_state = W(PARAMS_TOTAL) * (W(CHECKPOINT_BYTES_PER_PARAM) + W(GRADIENT_BYTES)) / model_parallel;
+    w->d.log_kept_months = W(LOG_RETENTION_DAYS) / DAYS_PER_MONTH;
     return TCO_OK;
 }
 
@@ -101,6 +196,13 @@ static int pricing_check(tco_obj *p, tco_error *err)
      * The facility lives its own years, or the IT's when not given. */
     p->d.it = annuity_over(p, P(DEPRECIATION_YEARS));
     p->d.building = annuity_over(p, P(FACILITY_LIFE_YEARS) > 0 ? P(FACILITY_LIFE_YEARS) : P(DEPRECIATION_YEARS));
+    p->d.staff_hour = P(STAFF_PER_FTE_YEAR) / P(STAFF_HOURS_PER_FTE_YEAR);
+    /* The pricing table's one-offs (model/estimate.c, tco__one_off). */
+    p->d.migration = P(MIGRATION_COST) + P(MIGRATION_DATA_TB) * 1e3 * P(EGRESS_INTERNET_PER_GB) +
+                     P(MIGRATION_ENGINEER_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12 +
+                     P(MIGRATION_PARALLEL_MONTHS) * P(MIGRATION_PARALLEL_COST_PER_MONTH);
+    p->d.learning_staff = P(LEARNING_FTE_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12;
+    p->d.listed = strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) == 0;
     return TCO_OK;
 }
 

@@ -120,6 +120,18 @@ int tco__fabric_size(fabric *f, double endpoints, double radix, double oversubsc
 
 /* ---- handles (handle.c, check.c) ---------------------------------------- */
 
+typedef struct tco_obj tco_obj;
+/* The model's shape, as far as the attention term, the activations and a
+ * served model's KV cache need it: nothing when layers is not given (the
+ * term is left out, TCO_FLAG_ATTENTION_OMITTED in flags). What is not
+ * given is derived: hidden from params_active and layers (flagged
+ * TCO_FLAG_HIDDEN_DERIVED), heads as hidden / 128, kv_heads as heads.
+ * A workload's freeze derives its own (derived.shape). */
+typedef struct shape {
+    double layers, hidden, width, heads, kv_heads;
+} shape;
+void tco__shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags);
+
 /* The state behind every handle. v[] is indexed by IX_*, for all handles;
  * a handle uses only its own rows. */
 /* What owning costs a year per unit of price (doc/model.md, section 3):
@@ -131,19 +143,52 @@ typedef struct annuity {
     double maintenance; /* share of the price per year */
 } annuity;
 
+/* What one handle alone implies, derived at freeze so that no computation
+ * derives it again; each handle fills its own part. */
 typedef struct derived {
-    fabric fabric;          /* a topology's, sized once */
-    annuity it, building;   /* a pricing table's: over the IT's life and the facility's */
+    /* a topology's */
+    fabric fabric;               /* sized once */
+    const tco_accelerator *acc;  /* its catalogue entry */
+    double nodes;                /* accelerators / accelerators_per_node */
+    double tdp;                  /* W per accelerator, the override first */
+    double peak[2], memory;      /* FLOP/s by precision (bf16, fp8) and B, the overrides first */
+    double cluster_failures;     /* per hour: accelerators / their MTBF + nodes / theirs */
+    double nic;                  /* B/s of NIC per accelerator, after oversubscription */
+    double bisection_tbps;       /* of the fabric */
+    double restart_h;            /* restart_minutes in hours */
+    unsigned classes;            /* the price classes its mix uses (tco__mix_classes) */
+    /* a workload's */
+    double ckpt, dataset;        /* B: checkpoint_size, dataset_size */
+    double ckpt_gb, dataset_gb;  /* the same in GB, as storage is priced */
+    double tokens, steps;        /* per run: tokens x epochs, and optimizer steps of batch_tokens */
+    shape shape;                 /* tco__shape_of */
+    double active;               /* params_active, or params_total for a dense model */
+    double model_fpt, hw_fpt;    /* FLOPs per token: as papers count them, as the run executes them */
+    double flops, hw_flops;      /* per run: model and hardware FLOPs */
+    double step_flops, step_hw_flops; /* the same per step */
+    double params_share;         /* parameters one accelerator holds, before ZeRO sharding */
+    double stage_layers;         /* layers per pipeline stage */
+    double activations;          /* B per accelerator of the first stage (0 without layers) */
+    double model_state;          /* B per accelerator without ZeRO: params_total x (checkpoint and gradient
+                                  * bytes per parameter) / (tensor x pipeline) */
+    double log_kept_months;      /* log_retention_days in months */
+    uint64_t flags;              /* the tco_estimate_flag bits these set */
+    /* a pricing table's */
+    annuity it, building;        /* over the IT's life and the facility's */
+    double staff_hour;           /* cur per hour of an engineer's year */
+    double migration;            /* cur, paid once: the move, its data, its engineers, the parallel run */
+    double learning_staff;       /* cur, paid once: the engineers' months of learning */
+    int listed;                  /* currency is LIST_CURRENCY: list prices may stand in */
 } derived;
 
-typedef struct tco_obj {
+struct tco_obj {
     int32_t kind;
     int frozen;
     double v[IX_COUNT];
     char text[IX_COUNT][TCO_TEXT_MAX];
     uint64_t fingerprint; /* of the canonical CBOR (fingerprint.c) */
     derived d;            /* from the values, by tco__obj_prepare */
-} tco_obj;
+};
 
 struct tco_topology { tco_obj o; };
 struct tco_workload { tco_obj o; };
@@ -175,7 +220,8 @@ typedef struct rates {
                        * with no list price (in this currency): 0 above */
 } rates;
 /* The pricing table's rates for topology t's accelerator, list prices in
- * place of stand-ins (0 where there is none: see missing). */
+ * place of stand-ins (0 where there is none: see missing); of frozen (or
+ * prepared) handles. */
 void tco__rates(rates *out, const tco_obj *t, const tco_obj *p);
 /* Reserved and spot at most on demand: freeze checks the rates a table
  * gives, tco__rates_need those a computation uses. */
@@ -233,6 +279,26 @@ static inline double checkpoint_write_hours(const tco_obj *t, const tco_obj *w)
 {
     double gbps = w->v[IX_CHECKPOINT_WRITE_GBPS] > 0 ? w->v[IX_CHECKPOINT_WRITE_GBPS] : t->v[IX_STORAGE_HOT_GBPS];
     return checkpoint_size(w) / (gbps * 1e9) / 3600;
+}
+
+/* fmax and fmin as C99 defines them (of a NaN and a number, the number),
+ * inline: gcc calls libm's for them. */
+static inline double max_of(double a, double b)
+{
+    return a > b || b != b ? a : b;
+}
+
+static inline double min_of(double a, double b)
+{
+    return a < b || b != b ? a : b;
+}
+
+/* 1 when d divides a, both whole numbers below 2^53 (as the table's bounds
+ * keep its INT parameters): fmod(a, d) == 0, exactly, without its call. */
+static inline int divides(double d, double a)
+{
+    double q = a / d;
+    return q == (double)(int64_t)q && q * d == a;
 }
 
 /* ---- size-prefixed structs --------------------------------------------- */

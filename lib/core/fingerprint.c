@@ -21,11 +21,15 @@ uint64_t tco__obj_fingerprint(const tco_obj *o)
 uint64_t tco__fingerprint_combine(uint64_t topology, uint64_t workload, uint64_t pricing)
 {
     const uint64_t v[3] = { topology, workload, pricing };
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t *le = v; /* already in that order */
+#else
     uint8_t le[24];
     for (int i = 0; i < 3; i++)
         for (int b = 0; b < 8; b++)
             le[8 * i + b] = (uint8_t)(v[i] >> (8 * b));
-    return XXH3_64bits(le, sizeof le);
+#endif
+    return XXH3_64bits(le, 24);
 }
 
 static uint64_t of(const tco_obj *o)

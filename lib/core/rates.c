@@ -37,10 +37,9 @@ int tco__rates_order(const rates *r, tco_error *err)
     return TCO_OK;
 }
 
-void tco__rates(rates *out, const tco_obj *t, const tco_obj *p)
+/* The rates of p for accelerator acc, list prices standing in when listed. */
+static void rates_for(rates *out, const tco_accelerator *acc, int listed, const tco_obj *p)
 {
-    const tco_accelerator *acc = tco__catalogue_find((int32_t)t->v[IX_ACCELERATOR_MODEL]);
-    int listed = strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) == 0;
     double v[4];
     unsigned missing = 0;
     for (int c = 0; c < 4; c++) {
@@ -53,6 +52,11 @@ void tco__rates(rates *out, const tco_obj *t, const tco_obj *p)
     }
     rates r = { v[TCO_CLASS_ON_DEMAND], v[TCO_CLASS_RESERVED], v[TCO_CLASS_SPOT], v[TCO_CLASS_OWNED], missing };
     *out = r;
+}
+
+void tco__rates(rates *out, const tco_obj *t, const tco_obj *p)
+{
+    rates_for(out, t->d.acc, p->d.listed, p); /* as freeze found them */
 }
 
 unsigned tco__mix_classes(const tco_obj *t)
@@ -125,8 +129,12 @@ int tco_rate(double *out, int32_t key, const tco_topology *topology, const tco_p
                          "key %d is not a rate: allowed on_demand_per_accel_hour, reserved_per_accel_hour, "
                          "spot_per_accel_hour, capex_per_accelerator",
                          (int)key);
+    /* The handles may not be frozen: the accelerator and the currency as
+     * they are now. */
+    const tco_obj *t = &topology->o, *p = &pricing->o;
     rates r;
-    tco__rates(&r, &topology->o, &pricing->o);
+    rates_for(&r, tco__catalogue_find((int32_t)t->v[IX_ACCELERATOR_MODEL]),
+              strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) == 0, p);
     if ((rc = tco__rates_need(&r, 1u << cls, &topology->o, &pricing->o, err)))
         return rc;
     *out = rate_in(&r, cls);

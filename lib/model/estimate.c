@@ -1,6 +1,5 @@
 /* The cost of a training scenario, category by category (doc/model.md,
  * sections 1 to 4), from the run that model/run.c derives. */
-#include <math.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -31,7 +30,7 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
     /* Event-driven operations (doc/model.md, section 3): an hour of it at an
      * engineer's rate; deploying an owned node is paid with its purchase. */
     double automated = 1 - P(AUTOMATION_SHARE);
-    h->staff_hour = P(STAFF_PER_FTE_YEAR) / P(STAFF_HOURS_PER_FTE_YEAR);
+    h->staff_hour = p->d.staff_hour; /* staff_per_fte_year / staff_hours_per_fte_year */
     double deploy = automated * P(STAFF_HOURS_PER_NODE_DEPLOYED) * h->staff_hour;
     h->accel_price = rate->capex + (P(CAPEX_PER_SERVER) + deploy) / r->per_node;
     h->owned_per_year = owned_per_year(&owned, h->accel_price, P(RESIDUAL_SHARE));
@@ -53,9 +52,7 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
 
     /* Failures of the whole cluster, handled by staff and, on owned
      * hardware, by spare parts; upgrades of every node. */
-    h->failures_per_hour = W(COUNT_FAILURES) != 0
-                               ? r->N / T(ACCELERATOR_MTBF_HOURS) + r->nodes / T(NODE_MTBF_HOURS)
-                               : 0;
+    h->failures_per_hour = W(COUNT_FAILURES) != 0 ? t->d.cluster_failures : 0; /* counted at freeze */
     h->events_per_hour = automated * h->staff_hour *
                          (h->failures_per_hour * P(STAFF_HOURS_PER_FAILURE) +
                           P(UPGRADES_PER_YEAR) * r->nodes * P(STAFF_HOURS_PER_NODE_UPGRADE) / HOURS_PER_YEAR);
@@ -72,11 +69,10 @@ int tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const
     memset(&r, 0, sizeof r);
     r.N = T(ACCELERATORS);
     r.per_node = T(ACCELERATORS_PER_NODE);
-    r.nodes = r.N / r.per_node;
-    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
-    r.tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts; /* as run.c */
+    r.nodes = t->d.nodes;
+    r.tdp = t->d.tdp;
     tco__rates(&r.rates, t, p);
-    int rc = tco__rates_need(&r.rates, tco__mix_classes(t), t, p, err);
+    int rc = tco__rates_need(&r.rates, t->d.classes, t, p, err);
     if (rc)
         return rc;
     tco__hardware(h, &r, t, w, p);
@@ -90,13 +86,12 @@ double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, doub
      * annuities and its share of plant, fabric and facility. */
     double cluster_hour = N * ((1 - o) * hw->rental_rate + o * hw->owned_per_year / HOURS_PER_YEAR) +
                           o * (hw->plant_per_year + hw->fabric_per_year + hw->facility_per_year) / HOURS_PER_YEAR;
-    double migration = P(MIGRATION_COST) + P(MIGRATION_DATA_TB) * 1e3 * P(EGRESS_INTERNET_PER_GB) +
-                       P(MIGRATION_ENGINEER_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12 +
-                       P(MIGRATION_PARALLEL_MONTHS) * P(MIGRATION_PARALLEL_COST_PER_MONTH);
-    double learning = P(LEARNING_FTE_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12 +
-                      P(LEARNING_RAMP_WEEKS) * 7 * 24 * P(LEARNING_OUTPUT_LOSS) * cluster_hour;
+    /* Migration and the engineers' learning as the table's freeze priced
+     * them (core/check.c); the output lost while learning at this hour. */
+    double migration = p->d.migration;
+    double learning = p->d.learning_staff + P(LEARNING_RAMP_WEEKS) * 7 * 24 * P(LEARNING_OUTPUT_LOSS) * cluster_hour;
     double risk = P(RISK_PROBABILITY) * P(RISK_IMPACT);
-    double spread = P(INDIRECT_SPREAD_RUNS), share = spread > 0 ? fmin(1, runs / spread) : 1;
+    double spread = P(INDIRECT_SPREAD_RUNS), share = spread > 0 ? min_of(1, runs / spread) : 1;
     return (migration + learning + risk) * share;
 }
 
@@ -113,12 +108,23 @@ int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const t
     return TCO_OK;
 }
 
+/* tco__estimate_run writes every field by name: a field appended to
+ * tco_estimate stops the build here until it writes that one too. */
+typedef char every_estimate_field_written[sizeof(tco_estimate) == offsetof(tco_estimate, storage_request_cost) + sizeof(double)
+                                              ? 1
+                                              : -1];
+
 void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, const tco_obj *w,
                        const tco_obj *p)
 {
+    /* Every field is written below: only the sums and the slots that no
+     * category or waste uses start at zero (not the whole struct again). */
     tco_estimate *e = out;
-    memset(e, 0, sizeof *e);
     e->size = sizeof *e;
+    e->total = e->fixed_total = 0;
+    memset(e->cost, 0, sizeof e->cost);
+    memset(e->waste, 0, sizeof e->waste);
+    memset(e->fixed, 0, sizeof e->fixed);
 
     /* 3. Cost per category. Ownership: owned share o; of the rest, reserved,
      * spot and on demand. Rental rates include power, cooling and fabric. */
@@ -161,7 +167,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     const fabric *f = &t->d.fabric;
     double fabric_capex = hw.fabric_capex;
     /* Ring all-reduce of the gradients between sites: 2 (S-1) G per step. */
-    double steps = r->tokens / W(BATCH_TOKENS) * r->runs;
+    double steps = w->d.steps * r->runs;
     double inter_site = 2 * (T(SITES) - 1) * W(PARAMS_TOTAL) * W(GRADIENT_BYTES) * steps;
     e->fixed[TCO_CAT_NETWORK] = o * hw.fabric_per_year * r->held / HOURS_PER_YEAR;
     e->cost[TCO_CAT_NETWORK] = e->fixed[TCO_CAT_NETWORK] +
@@ -176,7 +182,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
      * horizon or the run if longer: doc/model.md, section 9), so that a
      * retention policy moves the bill. */
     storage_use use;
-    tco__storage_gb_hours(&use, r, w, fmax(W(LIFECYCLE_HORIZON_DAYS) * 24, r->wall));
+    tco__storage_data_gb_hours(&use, r, w, max_of(W(LIFECYCLE_HORIZON_DAYS) * 24, r->wall));
     const double tier_price[3] = { P(STORAGE_HOT_PER_GB_MONTH), P(STORAGE_WARM_PER_GB_MONTH),
                                    P(STORAGE_COLD_PER_GB_MONTH) };
     const double provisioned_gb[3] = { r->hot_cap / 1e9, T(STORAGE_WARM_TB) * 1e3, T(STORAGE_COLD_TB) * 1e3 };
@@ -195,7 +201,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->fixed[TCO_CAT_DATABASE] = e->cost[TCO_CAT_DATABASE];
 
     /* Logs and metrics: ingested, then each byte kept for the retention. */
-    double kept_months = W(LOG_RETENTION_DAYS) / DAYS_PER_MONTH;
+    double kept_months = w->d.log_kept_months;
     double log_gb = W(LOG_BYTES_PER_ACCEL_HOUR) * r->billed / 1e9;
     double samples = r->N * W(METRICS_PER_ACCELERATOR) * r->held * 3600 / W(METRICS_INTERVAL_SECONDS);
     double sample_gb = samples * W(METRIC_SAMPLE_BYTES) / 1e9;
@@ -207,7 +213,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
 
     e->cost[TCO_CAT_SECURITY] = months * (r->nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
     e->cost[TCO_CAT_PLATFORM] = months * r->nodes * P(PLATFORM_PER_NODE_MONTH);
-    double fte = fmax(P(MIN_FTE), r->nodes / P(NODES_PER_FTE));
+    double fte = max_of(P(MIN_FTE), r->nodes / P(NODES_PER_FTE));
     e->fixed[TCO_CAT_SECURITY] = e->cost[TCO_CAT_SECURITY];
     e->fixed[TCO_CAT_PLATFORM] = e->cost[TCO_CAT_PLATFORM];
     e->fixed[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * r->held / HOURS_PER_YEAR; /* the standing team */
@@ -219,7 +225,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
      * NAT; the runs' reads that reach storage, by the request. All follow
      * use. */
     double raw = W(RAW_DATA_BYTES) > 0 ? W(RAW_DATA_BYTES) : dataset_raw_size(w);
-    e->data_stored_bytes = dataset_size(w);
+    e->data_stored_bytes = w->d.dataset;
     e->data_read_requests = r->runs * r->read_bytes / W(DATA_OBJECT_BYTES);
     e->preprocess_cost = raw / 1e12 * W(PREPROCESS_CPU_NODE_HOURS_PER_TB) * P(CPU_NODE_HOUR_PRICE);
     e->data_ingress_cost = raw / 1e9 * (P(INTERNET_INGRESS_PER_GB) + P(NAT_PER_GB));
@@ -233,7 +239,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     double one_off = tco__one_off(t, p, &hw, r->runs);
     e->cost[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->cost);
     e->fixed[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->fixed);
-    for (size_t c = 0; c < tco_category_count(); c++) {
+    for (int c = 0; c <= TCO_CAT_WASTE; c++) { /* every category, tco_category_count() */
         e->total += e->cost[c];
         e->fixed_total += e->fixed[c];
     }
@@ -246,7 +252,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->cluster_nodes = r->nodes;
     e->peak_flops = r->peak;
     e->accelerator_memory_bytes = r->memory;
-    e->model_state_bytes = W(PARAMS_TOTAL) * (W(CHECKPOINT_BYTES_PER_PARAM) + W(GRADIENT_BYTES)) / r->model_parallel;
+    e->model_state_bytes = w->d.model_state;
     e->compute_hours = r->compute_h;
     e->wall_hours = r->wall;
     e->held_hours = r->held;
@@ -258,7 +264,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->checkpoint_write_hours = r->delta;
     e->checkpoint_interval_hours = r->tau;
     e->young_interval_hours = tco__young_interval(r->delta, r->mtbf);
-    e->daly_interval_hours = tco__daly_interval(r->delta, r->mtbf);
+    e->daly_interval_hours = r->daly;
     e->expected_failures = r->failures;
     /* Daly's model, split: r->work_h/r->tau segments see e^((r->tau+r->delta)/M) - 1
      * r->failures each, and a r->restart may fail too, so each costs M (e^(R/M) - 1). */
@@ -272,7 +278,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->fabric_links = f->links;
     e->fabric_optics = f->optics;
     e->fabric_capex = fabric_capex;
-    e->fabric_bisection_tbps = r->nodes * T(NICS_PER_NODE) * T(NIC_GBPS) / 1000 / (2 * T(OVERSUBSCRIPTION));
+    e->fabric_bisection_tbps = t->d.bisection_tbps;
     e->inter_site_bytes = inter_site;
     e->it_power_kw = it_kw;
     e->facility_power_kw = it_kw * T(PUE);

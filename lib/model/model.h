@@ -19,16 +19,6 @@ double tco__job_size_mtbf(double n);
 
 /* ---- the run (run.c) --------------------------------------------------- */
 
-/* The model's shape, as far as the attention term, the activations and a
- * served model's KV cache need it: nothing when layers is not given (the
- * term is left out, TCO_FLAG_ATTENTION_OMITTED in flags). What is not
- * given is derived: hidden from params_active and layers (flagged
- * TCO_FLAG_HIDDEN_DERIVED), heads as hidden / 128, kv_heads as heads. */
-typedef struct shape {
-    double layers, hidden, width, heads, kv_heads;
-} shape;
-void tco__shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags);
-
 /* The accelerator a run uses (run.c): its catalogue entry, its dense peak
  * at the workload's precision and its memory, the topology's overrides
  * first; an FP8 run on an accelerator without an FP8 peak fails naming
@@ -65,6 +55,7 @@ typedef struct train_run {
     double read_bytes;                /* B a run reads from storage: compressed, the cache's misses */
     double spot_rate, mtbf;           /* reclaims per hour; the job's MTBF */
     double delta, restart, tau, wall; /* checkpoint pause, restart, interval, wall time */
+    double daly;                      /* Daly's optimum interval for delta and the MTBF */
     double ckpt_h, failures, restart_h, lost_h, retry_h, runs, held;
     double billed, useful;            /* accelerator-hours held, and useful */
     double waste_h[TCO_WASTE_SLOTS];  /* accelerator-hours of each waste */
@@ -148,6 +139,9 @@ typedef struct storage_use {
     double written;
 } storage_use;
 void tco__storage_gb_hours(storage_use *s, const train_run *r, const tco_obj *w, double horizon);
+/* Only what the estimate charges: gb_h of the dataset and the checkpoints,
+ * and written. */
+void tco__storage_data_gb_hours(storage_use *s, const train_run *r, const tco_obj *w, double horizon);
 
 /* The estimate of a run tco__run_derive derived: cannot fail. */
 void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, const tco_obj *w,

@@ -11,24 +11,6 @@
 #define W(k) (w->v[IX_##k])
 #define P(k) (p->v[IX_##k])
 
-void tco__shape_of(shape *s, const tco_obj *w, double active, uint64_t *flags)
-{
-    memset(s, 0, sizeof *s);
-    if (W(LAYERS) == 0) {
-        *flags |= TCO_FLAG_ATTENTION_OMITTED;
-        return;
-    }
-    s->layers = W(LAYERS);
-    /* Kaplan et al. 2020, section 2.1: N = 12 x layers x width^2 (the
-     * attention and feed-forward weights of a standard block). */
-    s->hidden = W(HIDDEN_SIZE) > 0 ? W(HIDDEN_SIZE) : sqrt(active / (12 * s->layers));
-    if (W(HIDDEN_SIZE) == 0)
-        *flags |= TCO_FLAG_HIDDEN_DERIVED;
-    s->width = W(ATTENTION_WIDTH) > 0 ? W(ATTENTION_WIDTH) : s->hidden;
-    s->heads = W(HEADS) > 0 ? W(HEADS) : s->hidden / 128;
-    s->kv_heads = W(KV_HEADS) > 0 ? W(KV_HEADS) : s->heads;
-}
-
 /* The input that set a utilisation found impossible. */
 static int hfu_input(uint64_t flags)
 {
@@ -44,14 +26,20 @@ double tco__checkpoint_pause(const tco_obj *t, const tco_obj *w, double job_node
                                : checkpoint_write_hours(t, w);
 }
 
+/* The interval given, else `optimum`, never less than one write when
+ * asynchronous. */
+static double interval_or(const tco_obj *t, const tco_obj *w, double optimum)
+{
+    double tau = W(CHECKPOINT_INTERVAL_HOURS) > 0 ? W(CHECKPOINT_INTERVAL_HOURS) : optimum;
+    if (W(CHECKPOINT_ASYNC))
+        tau = max_of(tau, checkpoint_write_hours(t, w)); /* the next one waits for the last write */
+    return tau;
+}
+
 double tco__checkpoint_interval(const tco_obj *t, const tco_obj *w, double pause, double mtbf)
 {
-    double tau = W(CHECKPOINT_INTERVAL_HOURS) > 0 ? W(CHECKPOINT_INTERVAL_HOURS)
-                 : isfinite(mtbf)                  ? tco__daly_interval(pause, mtbf)
-                                                   : 0; /* none needed: one, at the end */
-    if (W(CHECKPOINT_ASYNC))
-        tau = fmax(tau, checkpoint_write_hours(t, w)); /* the next one waits for the last write */
-    return tau;
+    /* An infinite MTBF needs no checkpoint before the end: one, there. */
+    return interval_or(t, w, isfinite(mtbf) ? tco__daly_interval(pause, mtbf) : 0);
 }
 
 /* Memory per accelerator (model state with ZeRO sharding, Rajbhandari et
@@ -60,36 +48,24 @@ double tco__checkpoint_interval(const tco_obj *t, const tco_obj *w, double pause
  * 2021) and the communication not hidden behind compute. doc/model.md,
  * "Memory" and "The layout's ceiling". */
 static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj *w, const shape *sh, double n,
-                     double per_node, double mp, double peak, double flops, double hw_flops, double tokens,
-                     double memory, tco_error *err)
+                     double per_node, double mp, double peak, double memory, tco_error *err)
 {
     memset(l, 0, sizeof *l);
     double tp = W(TENSOR_PARALLEL), pp = W(PIPELINE_PARALLEL), dp = n / mp, zero = W(ZERO_STAGE);
     double ep = W(EXPERT_PARALLEL);
-    if (fmod(dp, ep) != 0)
+    if (!divides(ep, dp))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_EXPERT_PARALLEL,
                                "expert_parallel = %g does not divide the %g data-parallel groups it splits the experts over",
                                ep, dp);
-    /* Parameters one accelerator holds: the experts (all but the active
-     * ones) split over expert parallelism, everything over tensor x
-     * pipeline. */
-    double active = W(PARAMS_ACTIVE) > 0 ? W(PARAMS_ACTIVE) : W(PARAMS_TOTAL);
-    double total = (active + (W(PARAMS_TOTAL) - active) / ep) / mp;
-    double weights = 2, grads = W(GRADIENT_BYTES), optimizer = fmax(0, W(CHECKPOINT_BYTES_PER_PARAM) - 2);
+    /* The parameters one accelerator holds, sharded by ZeRO; the activations
+     * and the step's FLOPs, as the workload's freeze found them
+     * (core/check.c). */
+    double total = w->d.params_share;
+    double weights = 2, grads = W(GRADIENT_BYTES), optimizer = max_of(0, W(CHECKPOINT_BYTES_PER_PARAM) - 2);
     l->state = total * (weights / (zero >= 3 ? dp : 1) + grads / (zero >= 2 ? dp : 1) +
                         optimizer / (zero >= 1 ? dp : 1));
 
-    /* Activations of one micro-batch per layer, bytes, with tensor and
-     * sequence parallelism; grouped-query attention keeps kv/heads of K and
-     * V. The first pipeline stage holds pp micro-batches of its layers. */
-    double s = W(SEQ_LEN), b = W(MICRO_BATCH_SEQUENCES), h = sh->hidden;
-    if (sh->layers > 0) {
-        double per_token = W(RECOMPUTE) == RECOMPUTE_FULL ? 2 * h
-                           : (30 + 4 * sh->kv_heads / sh->heads) * h +
-                                 (W(RECOMPUTE) == RECOMPUTE_NONE ? 5 * sh->heads * s : 0);
-        double stage_layers = ceil(sh->layers / pp);
-        l->activations = s * b * per_token / tp * stage_layers * pp;
-    }
+    l->activations = w->d.activations;
     /* The state is a fact of the model and the sharding: past the memory,
      * the layout cannot run. Activations depend on schedule details the
      * model approximates: past it, a flag. A memory of 0 is unknown. */
@@ -104,15 +80,15 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
 
     /* The step at peak FLOP/s, stretched by the bubble, plus what the
      * tensor-parallel and data-parallel exchanges do not hide. */
-    double steps = tokens / W(BATCH_TOKENS);
-    double ideal = hw_flops / steps / (n * peak); /* s per step */
+    double s = W(SEQ_LEN), b = W(MICRO_BATCH_SEQUENCES), h = sh->hidden;
+    double ideal = w->d.step_hw_flops / (n * peak); /* s per step */
     double micro = s > 0 ? W(BATCH_TOKENS) / (s * b * dp) : 0; /* micro-batches per pipeline and step */
     if (s > 0 && micro < 1)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_MICRO_BATCH_SEQUENCES,
                                "batch_tokens = %g holds %g sequences of seq_len = %g: fewer than one micro-batch of micro_batch_sequences = %g for each of the %g data-parallel groups",
                                W(BATCH_TOKENS), W(BATCH_TOKENS) / s, s, b, dp);
     l->bubble = micro > 0 ? (pp - 1) / (micro + pp - 1) : 0;
-    double nic = T(NICS_PER_NODE) * T(NIC_GBPS) * 1e9 / 8 / per_node / T(OVERSUBSCRIPTION); /* B/s */
+    double nic = t->d.nic; /* B/s */
     /* Without NICs (nics_per_node 0) the exchange runs over an interconnect
      * the model does not time: none counted. */
     double tp_link = tp <= per_node ? T(INTRA_NODE_GBPS) * 1e9 : nic;
@@ -120,29 +96,28 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
      * more to recompute a layer), each moving 2 (tp - 1) / tp of them. */
     double exchanges = W(RECOMPUTE) == RECOMPUTE_FULL ? 6 : 4;
     double tp_s = tp > 1 && sh->layers > 0 && tp_link > 0
-                      ? micro * ceil(sh->layers / pp) * exchanges * 2 * (tp - 1) / tp * s * b * h * 2 / tp_link
+                      ? micro * w->d.stage_layers * exchanges * 2 * (tp - 1) / tp * s * b * h * 2 / tp_link
                       : 0;
     /* The gradients' ring all-reduce over the data-parallel group, hidden
      * behind the backward pass (two thirds of the step's compute). */
     double dp_s = dp > 1 && nic > 0 ? 2 * (dp - 1) / dp * total * grads / nic : 0;
-    double dp_exposed = fmax(0, dp_s - ideal * 2 / 3);
+    double dp_exposed = max_of(0, dp_s - ideal * 2 / 3);
     double step = ideal / (1 - l->bubble) + tp_s + dp_exposed;
     l->comm_exposed = (tp_s + dp_exposed) / step;
-    l->mfu_ceiling = flops / steps / (n * peak) / step;
+    l->mfu_ceiling = w->d.step_flops / (n * peak) / step;
     return TCO_OK;
 }
 
 int tco__accel_figures(accel_figures *a, const tco_obj *t, const tco_obj *w, tco_error *err)
 {
-    const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
-    int fp8 = W(PRECISION) == PRECISION_FP8;
-    a->acc = acc;
-    a->peak = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS) : fp8 ? acc->fp8_flops : acc->bf16_flops;
-    a->memory = T(ACCELERATOR_MEMORY_BYTES) > 0 ? T(ACCELERATOR_MEMORY_BYTES) : acc->memory_bytes;
+    /* The topology's freeze picked them for either precision. */
+    a->acc = t->d.acc;
+    a->peak = t->d.peak[W(PRECISION) == PRECISION_FP8 ? PRECISION_FP8 : PRECISION_BF16];
+    a->memory = t->d.memory;
     if (a->peak <= 0)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_PRECISION,
                                "precision = fp8, but %s has no FP8 peak: use bf16 or set accelerator_peak_flops",
-                               acc->name);
+                               a->acc->name);
     return TCO_OK;
 }
 
@@ -151,12 +126,12 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     /* Who runs: the cluster, the job, the accelerator. */
     double N = T(ACCELERATORS), per_node = T(ACCELERATORS_PER_NODE);
     double n = job_accelerators(t, w);
-    double nodes = N / per_node, job_nodes = ceil(n / per_node);
+    double nodes = t->d.nodes, job_nodes = ceil(n / per_node);
     double model_parallel = W(TENSOR_PARALLEL) * W(PIPELINE_PARALLEL);
     if (n > N)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_JOB_ACCELERATORS,
                                "job_accelerators = %g exceeds the cluster's accelerators = %g", n, N);
-    if (fmod(n, model_parallel) != 0)
+    if (!divides(model_parallel, n))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_TENSOR_PARALLEL,
                                "tensor_parallel x pipeline_parallel = %g does not divide the job's %g accelerators",
                                model_parallel, n);
@@ -173,19 +148,16 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     int rc = tco__accel_figures(&fig, t, w, err);
     if (rc)
         return rc;
-    const tco_accelerator *acc = fig.acc;
     double peak = fig.peak, memory = fig.memory;
-    double tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts;
+    double tdp = t->d.tdp;
     rates rate;
     tco__rates(&rate, t, p);
-    rc = tco__rates_need(&rate, tco__mix_classes(t), t, p, err);
+    rc = tco__rates_need(&rate, t->d.classes, t, p, err);
     if (rc)
         return rc;
 
     /* Storage the run needs on the hot tier. */
-    double ckpt = checkpoint_size(w);
-    double tokens = W(TOKENS) * W(EPOCHS);
-    double dataset = dataset_size(w);
+    double ckpt = w->d.ckpt, tokens = w->d.tokens, dataset = w->d.dataset;
     double hot_need = dataset + W(CHECKPOINT_RETENTION) * ckpt;
     double hot_cap = T(STORAGE_HOT_TB) * 1e12;
     if (hot_cap > 0 && ckpt > hot_cap)
@@ -196,24 +168,11 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
                                "storage_hot_tb = %g TB cannot hold the dataset (%g B) and checkpoint_retention = %g checkpoints of %g B: allowed at least %g TB",
                                T(STORAGE_HOT_TB), dataset, W(CHECKPOINT_RETENTION), ckpt, hot_need / 1e12);
 
-    /* 1. Training time. The attention term needs the model's shape; the
-     * FLOPs per token as papers count them (model) and as the run executes
-     * them (hardware, with recomputation). */
-    uint64_t flags = 0;
-    double active = W(PARAMS_ACTIVE) > 0 ? W(PARAMS_ACTIVE) : W(PARAMS_TOTAL);
-    shape sh;
-    tco__shape_of(&sh, w, active, &flags);
-    double attn = 12 * sh.layers * sh.width * W(SEQ_LEN) * (W(ATTENTION) == ATTENTION_CAUSAL ? 0.5 : 1);
-    double model_fpt = 6 * active + attn;
-    double extra = W(RECOMPUTE) == RECOMPUTE_FULL ? 2 * active + attn / 3
-                   : W(RECOMPUTE) == RECOMPUTE_SELECTIVE ? attn / 3 : 0;
-    double hw_fpt = model_fpt + extra;
-    double flops = tokens * model_fpt;
-    if (W(TOTAL_FLOPS) > 0) {
-        flops = W(TOTAL_FLOPS);
-        flags |= TCO_FLAG_FLOPS_GIVEN;
-    }
-    double hw_flops = flops * (hw_fpt / model_fpt);
+    /* 1. Training time, from the FLOPs the workload's freeze counted
+     * (core/check.c). */
+    uint64_t flags = w->d.flags;
+    const shape *sh = &w->d.shape;
+    double model_fpt = w->d.model_fpt, hw_fpt = w->d.hw_fpt, flops = w->d.flops, hw_flops = w->d.hw_flops;
 
     /* 2. Goodput: failures and checkpoints (Young 1974, Daly 2006). They
      * depend on the job, not on how long it computes. */
@@ -229,14 +188,18 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     flags |= W(COUNT_CHECKPOINTS) ? 0 : TCO_FLAG_CHECKPOINTS_OFF;
     double delta = tco__checkpoint_pause(t, w, job_nodes);
     double pause = W(COUNT_CHECKPOINTS) ? delta : 0; /* what a checkpoint costs the run */
-    double restart = W(COUNT_RESTARTS) ? T(RESTART_MINUTES) / 60 : 0;
-    double tau = tco__checkpoint_interval(t, w, delta, failing ? mtbf : INFINITY);
+    double restart = W(COUNT_RESTARTS) ? t->d.restart_h : 0;
+    /* Daly's optimum, which the estimate reports even when the interval is
+     * given or failures are off; none needed without failures. */
+    double daly = tco__daly_interval(delta, mtbf);
+    double tau = interval_or(t, w, failing && isfinite(mtbf) ? daly : 0);
     /* wall = work x per_work + fixed: Daly's expected wall time is linear
      * in the work; without failures, pauses only (one checkpoint at the
-     * end when none is needed before). */
-    double per_work, fixed = 0;
+     * end when none is needed before). A segment sees e^((tau+pause)/M) - 1
+     * failures. */
+    double per_work, fixed = 0, per_segment = failing ? expm1((tau + pause) / mtbf) : 0;
     if (failing)
-        per_work = mtbf * exp(restart / mtbf) * expm1((tau + pause) / mtbf) / tau;
+        per_work = mtbf * exp(restart / mtbf) * per_segment / tau;
     else if (tau > 0)
         per_work = (tau + pause) / tau;
     else
@@ -297,7 +260,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
         /* Name the input that matters most: the restart, or the largest rate. */
         double accel_rate = n / T(ACCELERATOR_MTBF_HOURS), node_rate = job_nodes / T(NODE_MTBF_HOURS);
         int ix = restart > tau + delta                      ? IX_RESTART_MINUTES
-                 : spot_rate > fmax(accel_rate, node_rate) ? IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR
+                 : spot_rate > max_of(accel_rate, node_rate) ? IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR
                  : W(FAILURE_MODEL) == FAILURES_BY_JOB_SIZE ? IX_FAILURE_MODEL
                  : node_rate > accel_rate                  ? IX_NODE_MTBF_HOURS
                                                            : IX_ACCELERATOR_MTBF_HOURS;
@@ -308,7 +271,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     double ckpt_h = work_h / tau * pause;
     /* Daly's model, split: work_h/tau segments see e^((tau+pause)/M) - 1
      * failures each, and a restart may fail too, so each costs M (e^(R/M) - 1). */
-    double restart_h = failing ? work_h / tau * expm1((tau + pause) / mtbf) * mtbf * expm1(restart / mtbf) : 0;
+    double restart_h = failing ? work_h / tau * per_segment * mtbf * expm1(restart / mtbf) : 0;
     double lost_h = failing ? wall - work_h - ckpt_h - restart_h : 0;
     double failures = failing ? wall / mtbf : 0;
     double retry_h = wall * W(RETRY_SHARE) / (1 - W(RETRY_SHARE));
@@ -317,8 +280,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
 
     /* Memory per accelerator and what the layout allows. */
     layout lay;
-    rc = layout_of(&lay, &flags, t, w, &sh, n, per_node, model_parallel, peak, flops, hw_flops, tokens, memory,
-                       err);
+    rc = layout_of(&lay, &flags, t, w, sh, n, per_node, model_parallel, peak, memory, err);
     if (rc)
         return rc;
     if (flops / (n * peak * compute_h * 3600) > lay.mfu_ceiling)
@@ -352,8 +314,8 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     r->hw_flops = hw_flops;
     r->model_fpt = model_fpt;
     r->hw_fpt = hw_fpt;
-    r->attention_layers = sh.layers;
-    r->attention_width = sh.width;
+    r->attention_layers = sh->layers;
+    r->attention_width = sh->width;
     r->lay = lay;
     r->restart_h = restart_h;
     r->lost_h = lost_h;
@@ -366,6 +328,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     r->delta = delta;
     r->restart = restart;
     r->tau = tau;
+    r->daly = daly;
     r->wall = wall;
     r->ckpt_h = ckpt_h;
     r->failures = failures;

@@ -27,10 +27,14 @@ int tco_estimate_sweep(tco_estimate *out, size_t out_size, int32_t *status, size
                                    tco__params[ix].name);
     }
 
-    /* Private copies of the three handles, changed and restored per variation. */
-    tco_obj *copy = malloc(3 * sizeof *copy);
+    /* Private copies of the three handles, changed and restored per
+     * variation, and the keys' rows, looked up once. */
+    tco_obj *copy = malloc(3 * sizeof *copy + nkeys * sizeof(int));
     if (!copy)
         return tco__fail(err, TCO_E_NOMEM, "no memory for a copy of the scenario");
+    int *ixs = (int *)(copy + 3);
+    for (size_t j = 0; j < nkeys; j++)
+        ixs[j] = tco__param_index(keys[j]);
     copy[0] = topology->o;
     copy[1] = workload->o;
     copy[2] = pricing->o;
@@ -41,7 +45,7 @@ int tco_estimate_sweep(tco_estimate *out, size_t out_size, int32_t *status, size
         int touched[3] = { 0, 0, 0 };
         rc = TCO_OK;
         for (size_t j = 0; j < nkeys && rc == TCO_OK; j++) {
-            int ix = tco__param_index(keys[j]);
+            int ix = ixs[j];
             const param_row *r = &tco__params[ix];
             if ((rc = tco__param_check(r, values[i * nkeys + j], &local)) == TCO_OK) {
                 copy[r->handle - 1].v[ix] = values[i * nkeys + j];
@@ -52,12 +56,15 @@ int tco_estimate_sweep(tco_estimate *out, size_t out_size, int32_t *status, size
             if (touched[h])
                 rc = tco__obj_prepare(&copy[h], &local);
         e->size = out_size;
-        tco_estimate full;
+        /* This version's struct is written straight; another size through a
+         * copy. */
+        tco_estimate full, *into = out_size == sizeof full ? e : &full;
         if (rc == TCO_OK)
-            rc = tco__estimate(&full, &copy[0], &copy[1], &copy[2], &local);
+            rc = tco__estimate(into, &copy[0], &copy[1], &copy[2], &local);
         if (rc == TCO_OK) {
-            full.scenario_fingerprint = 0; /* the copies' are stale */
-            sized_fill(e, &full, sizeof full);
+            into->scenario_fingerprint = 0; /* the copies' are stale */
+            if (into != e)
+                sized_fill(e, &full, sizeof full);
         } else {
             memset(e, 0, out_size);
             e->size = out_size;
@@ -71,7 +78,7 @@ int tco_estimate_sweep(tco_estimate *out, size_t out_size, int32_t *status, size
         status[i] = rc;
         const tco_obj *given[3] = { &topology->o, &workload->o, &pricing->o };
         for (size_t j = 0; j < nkeys; j++) { /* back to the scenario as given */
-            int ix = tco__param_index(keys[j]);
+            int ix = ixs[j];
             int h = tco__params[ix].handle - 1;
             copy[h].v[ix] = given[h]->v[ix];
         }
