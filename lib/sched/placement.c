@@ -214,12 +214,66 @@ static int prepare_fault(why *y, const pool_hot *hot, int32_t pool_count, const 
     FAIL(out_of(start), F_START, 0); /* the one check left */
 }
 
+/* The sums over a placement's parts, part by part. */
+typedef struct part_sums {
+    double rate, idle_rate, spot_rate; /* cur/h, cur/h, 1/h */
+    int32_t sum, nodes, nr, nz, ng;    /* accelerators, nodes, distinct racks, zones, regions */
+    int32_t bad;                       /* 1 once a check has failed */
+    int32_t ids[TCO_PLACEMENT_MAX_PARTS], rk[TCO_PLACEMENT_MAX_PARTS], zn[TCO_PLACEMENT_MAX_PARTS],
+        rg[TCO_PLACEMENT_MAX_PARTS];
+} part_sums;
+
+/* Adds part j to *s: the placement's if j < parts, else exact zeros (the
+ * batch form runs its loop to max_parts whatever the count, so that its
+ * length does not depend on the data). An id that is not a pool reads
+ * pool 0 and fails. */
+HOT void add_part(part_sums *restrict s, int32_t j, int32_t parts, int32_t spot_ok, const pool_hot *restrict hot,
+                  int32_t pool_count, const int32_t *restrict pool, const int32_t *restrict acc)
+{
+    int32_t active = j < parts;
+    int32_t id = active ? pool[j] : 0, a = active ? acc[j] : 0;
+    int32_t known = (uint32_t)id < (uint32_t)pool_count;
+    const pool_hot *h = &hot[known ? id : 0];
+    int32_t rack = h->rack, zone = h->zone, region = h->region, per_node = h->per_node;
+    s->bad |= (known ^ 1) | (active & (a < 1)) | (a > h->free) | (active & (h->spot > spot_ok));
+    int32_t new_rack = active, new_zone = active, new_region = active;
+    for (int32_t i = 0; i < j; i++) {
+        s->bad |= active & (s->ids[i] == id);
+        new_rack &= s->rk[i] != rack;
+        new_zone &= s->zn[i] != zone;
+        new_region &= s->rg[i] != region;
+    }
+    s->ids[j] = id;
+    s->rk[j] = rack;
+    s->zn[j] = zone;
+    s->rg[j] = region;
+    s->nr += new_rack;
+    s->nz += new_zone;
+    s->ng += new_region;
+    /* q = floor(a / per_node) without an integer division: (a + 0.5) /
+     * per_node lies at least 0.5 / per_node >= 1/144 from any integer, and
+     * the product with the rounded reciprocal is off by at most 3e-16 x
+     * 1e7, so truncating it gives q exactly. */
+    int32_t q = (int32_t)((a + 0.5) * h->inv_per_node);
+    int32_t r = a - q * per_node;            /* a mod per_node */
+    int32_t partial = r > 0;
+    int32_t used = q + partial;              /* nodes the part occupies */
+    int32_t left = (per_node - r) * partial; /* idle on its last node */
+    s->sum += a;
+    s->nodes += used;
+    s->rate += a * h->rate;
+    s->idle_rate += left * h->rate;
+    s->spot_rate += used * h->spot_rate;
+}
+
 /* Checks one placement of a checked job and works out all but its
  * interruptions into *o. Returns TCO_OK, or a status with *y saying why.
  * The checks are folded into one flag without branches; only a placement
- * that fails them goes to prepare_fault for its status. */
+ * that fails them goes to prepare_fault for its status. `unrolled` (a
+ * constant): loop, the number of parts to add, is a constant too, and the
+ * compiler unrolls the loop and keeps the parts in registers. */
 HOT int prepare(prep *restrict o, why *y, const pool_hot *restrict hot, int32_t pool_count,
-                const consts *restrict k, const jobv *restrict jv, int32_t loop, int32_t parts,
+                const consts *restrict k, const jobv *restrict jv, int unrolled, int32_t loop, int32_t parts,
                 const int32_t *restrict pool, const int32_t *restrict acc, int32_t racks, int32_t zones,
                 int32_t regions, double start)
 {
@@ -228,55 +282,22 @@ HOT int prepare(prep *restrict o, why *y, const pool_hot *restrict hot, int32_t 
         rc = prepare_fault(y, hot, pool_count, jv, parts, pool, acc, racks, zones, regions, start);
         return rc ? rc : TCO_E_RANGE;
     }
-    /* The parts: pools, accelerators, nodes, distinct racks, zones, regions. */
-    int32_t n = jv->n, spot_ok = jv->interruptible;
-    double rate = 0, idle_rate = 0, spot_rate = 0;
-    int32_t sum = 0, nodes = 0, nr = 0, nz = 0, ng = 0, bad = 0;
-    int32_t ids[TCO_PLACEMENT_MAX_PARTS], rk[TCO_PLACEMENT_MAX_PARTS], zn[TCO_PLACEMENT_MAX_PARTS],
-        rg[TCO_PLACEMENT_MAX_PARTS];
-    /* The first `parts` of `loop` parts are the placement's: the batch
-     * form runs the loop to its max_parts whatever the count, so that its
-     * length does not depend on the data; the parts past the count add
-     * exact zeros. An id that is not a pool reads pool 0 and fails. */
+    int32_t n = jv->n;
+    part_sums s;
+    s.rate = s.idle_rate = s.spot_rate = 0;
+    s.sum = s.nodes = s.nr = s.nz = s.ng = s.bad = 0;
+    if (unrolled) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 8
 #endif
-    for (int32_t j = 0; j < loop; j++) {
-        int32_t active = j < parts;
-        int32_t id = active ? pool[j] : 0, a = active ? acc[j] : 0;
-        int32_t known = (uint32_t)id < (uint32_t)pool_count;
-        const pool_hot *h = &hot[known ? id : 0];
-        int32_t rack = h->rack, zone = h->zone, region = h->region, per_node = h->per_node;
-        bad |= (known ^ 1) | (active & (a < 1)) | (a > h->free) | (active & (h->spot > spot_ok));
-        int32_t new_rack = active, new_zone = active, new_region = active;
-        for (int32_t i = 0; i < j; i++) {
-            bad |= active & (ids[i] == id);
-            new_rack &= rk[i] != rack;
-            new_zone &= zn[i] != zone;
-            new_region &= rg[i] != region;
-        }
-        ids[j] = id;
-        rk[j] = rack;
-        zn[j] = zone;
-        rg[j] = region;
-        nr += new_rack;
-        nz += new_zone;
-        ng += new_region;
-        /* q = floor(a / per_node) without an integer division: (a + 0.5) /
-         * per_node lies at least 0.5 / per_node >= 1/144 from any integer,
-         * and the product with the rounded reciprocal is off by at most
-         * 3e-16 x 1e7, so truncating it gives q exactly. */
-        int32_t q = (int32_t)((a + 0.5) * h->inv_per_node);
-        int32_t r = a - q * per_node;           /* a mod per_node */
-        int32_t partial = r > 0;
-        int32_t used = q + partial;             /* nodes the part occupies */
-        int32_t left = (per_node - r) * partial; /* idle on its last node */
-        sum += a;
-        nodes += used;
-        rate += a * h->rate;
-        idle_rate += left * h->rate;
-        spot_rate += used * h->spot_rate;
+        for (int32_t j = 0; j < loop; j++)
+            add_part(&s, j, parts, jv->interruptible, hot, pool_count, pool, acc);
+    } else {
+        for (int32_t j = 0; j < loop; j++)
+            add_part(&s, j, parts, jv->interruptible, hot, pool_count, pool, acc);
     }
+    double rate = s.rate, idle_rate = s.idle_rate, spot_rate = s.spot_rate;
+    int32_t sum = s.sum, nodes = s.nodes, nr = s.nr, nz = s.nz, ng = s.ng, bad = s.bad;
     bad |= (sum != n) | !((start >= 0) & (start <= MAX_HOURS));
     /* Spans counted from the pools nest by construction (a rack id lies in
      * one zone, a zone id in one region: tco_pools_freeze checks it); spans
@@ -375,19 +396,8 @@ HOT int price_one(tco_price *o, why *y, const pool_hot *hot, int32_t pool_count,
     jobv jv;
     prep p;
     int rc = job_check(&jv, y, job, k, INPUT_MAX_SIZE);
-    /* one copy of prepare per count of parts, each with its loop unrolled */
-#define PARTS(n)                                                                                       \
-    case n:                                                                                            \
-        rc = prepare(&p, y, hot, pool_count, k, &jv, n, n, pool, acc, racks, zones, regions, start); \
-        break
-    if (rc == TCO_OK) {
-        switch (parts) {
-            PARTS(1); PARTS(2); PARTS(3); PARTS(4); PARTS(5); PARTS(6); PARTS(7); PARTS(8);
-        default:
-            rc = prepare(&p, y, hot, pool_count, k, &jv, 0, parts, pool, acc, racks, zones, regions, start);
-        }
-    }
-#undef PARTS
+    if (rc == TCO_OK)
+        rc = prepare(&p, y, hot, pool_count, k, &jv, 0, parts, parts, pool, acc, racks, zones, regions, start);
     if (rc == TCO_OK)
         rc = finish(o, y, &p, k);
     return rc;
@@ -544,7 +554,7 @@ HOT void price_parts(const batch_run *r, size_t from, size_t to, size_t mp)
                              : TCO_E_INDEX;
             }
             r->status[i] = job_rc ? job_rc
-                                  : prepare(&pp[c], &y, r->hot, r->pool_count, k, &jv, (int32_t)mp, parts, pool,
+                                  : prepare(&pp[c], &y, r->hot, r->pool_count, k, &jv, 1, (int32_t)mp, parts, pool,
                                             acc, racks ? racks[i] : 0, zones ? zones[i] : 0,
                                             regions ? regions[i] : 0, starts ? starts[i] : 0);
         }
