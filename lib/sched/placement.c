@@ -7,15 +7,19 @@
  * but the interruptions) and finish (Daly's expected wall time and what
  * follows from it). tco_placement_price calls the three in turn through
  * price_one; tco_placement_price_batch calls the same three, checking a job
- * once for consecutive placements of it and running finish over chunks of
- * placements so that the processor overlaps their exponentials. The same
- * code on the same inputs: the two forms agree to the last bit (tested).
+ * once for consecutive placements of it, with the loop over parts unrolled
+ * for the batch's max_parts, and running finish over chunks of placements
+ * so that the processor overlaps their exponentials; the threaded batch
+ * runs the same loop over a share of the placements on each thread. The
+ * same code on the same inputs: the forms agree to the last bit (tested).
  *
  * Nothing here allocates, takes a lock, calls into libm on the common path
  * or keeps state: any number of threads may price on shared frozen
- * handles. When a placement cannot be priced the functions return its
- * status and say which field in a few integers; only the single form turns
- * that into a message, off the hot path (explain.c). */
+ * handles. The checks of a job and of a placement are folded into one flag
+ * each, without a branch per field; only when one fails does a cold
+ * function look for the field, and the functions return its status and
+ * say which field in a few integers; only the single form turns that into
+ * a message, off the hot path (explain.c). */
 #define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <math.h>
 #include <pthread.h>
