@@ -602,7 +602,7 @@ int tco_placement_price_batch(double *cost, double *completion_hours, int32_t *s
 /* ---- the batch form on threads --------------------------------------- */
 
 #define MAX_THREADS 256
-#define SHARE_MIN 16384 /* placements worth a thread: some 0.2 ms, against tens of us to start one */
+#define SHARE_MIN 16384 /* placements worth a thread: some 0.3 ms, against tens of us to start one */
 
 typedef struct share {
     const batch_run *r;
@@ -637,9 +637,9 @@ int tco_placement_price_batch_mt(double *cost, double *completion_hours, int32_t
     size_t most = (count + SHARE_MIN - 1) / SHARE_MIN;
     T = T < MAX_THREADS ? T : MAX_THREADS;
     T = T < most ? T : most;
-    /* Shares of whole cache lines of output (8 placements), the first in
-     * the calling thread; a share whose thread cannot start runs here
-     * afterwards. */
+    /* Shares of a multiple of 8 placements (a cache line of costs), the
+     * first in the calling thread; a share whose thread cannot start runs
+     * here afterwards. */
     size_t per = ((count + T - 1) / T + 7) / 8 * 8;
     share s[MAX_THREADS];
     pthread_t tid[MAX_THREADS];
