@@ -983,6 +983,17 @@ TCO_API int tco_placement_price_batch(double *cost, double *completion_hours, in
                                       const tco_pricing *p, const tco_job *jobs, size_t job_count,
                                       const tco_placement_batch *batch, tco_error *err);
 
+/* tco_placement_price_batch on `threads` threads (0: one per online core;
+ * at most 256, and at most one per 16,384 placements), each pricing its
+ * own share of the placements: every figure and status is the same, bit
+ * for bit, as the single-threaded batch's for any thread count (since
+ * 1.1). The threads are started and joined within the call; a thread that
+ * cannot be started leaves its share to the calling thread. */
+TCO_API int tco_placement_price_batch_mt(double *cost, double *completion_hours, int32_t *status,
+                                         const tco_pools *pools, const tco_topology *t,
+                                         const tco_pricing *p, const tco_job *jobs, size_t job_count,
+                                         const tco_placement_batch *batch, int32_t threads, tco_error *err);
+
 /* ------------------------------------------------------------------------
  * Decisions: which option, how much, what the answer hangs on (since 1.1;
  * doc/model.md, sections 12 to 15)

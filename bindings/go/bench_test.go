@@ -1,8 +1,11 @@
 package tco_test
 
 import (
+	"math"
+	"sort"
 	"sync"
 	"testing"
+	"time"
 
 	"libtco.dev/tco"
 	"libtco.dev/tco/internal/cref"
@@ -65,6 +68,54 @@ func BenchmarkPlacementPrice(b *testing.B) {
 		if sink == 0 {
 			b.Fatal("nothing priced")
 		}
+	})
+	// One cgo call of tco_placement_price per placement, on C structs made
+	// beforehand, with the arguments Price passes.
+	b.Run("bare-cgo", func(b *testing.B) {
+		b.ReportAllocs()
+		sink := 0.0
+		for i := 0; b.Loop(); i++ {
+			sink += bench.c.PriceBare(i % singleCount)
+		}
+		if math.IsNaN(sink) || sink == 0 {
+			b.Fatal("a bare call failed")
+		}
+	})
+	// Price against the bare cgo call in alternating blocks of the same
+	// 1,024 placements, so that both see the same machine: the medians of
+	// ns/go, ns/bare and of their ratio over the pairs of blocks (the
+	// binding's own cost; target 1.5 at most). Medians, because a shared
+	// machine takes the processor away in the middle of some blocks.
+	b.Run("go-vs-bare", func(b *testing.B) {
+		b.ReportAllocs()
+		const block, samples = 1024, 1 << 16
+		inGo, bare, ratio := make([]float64, 0, samples), make([]float64, 0, samples), make([]float64, 0, samples)
+		sink := 0.0
+		for i := 0; b.Loop(); i++ {
+			first := (i * block) % singleCount
+			t0 := time.Now()
+			for k := first; k < first+block; k++ {
+				p, err := bench.pools.Price(s.Topology, s.Pricing, &bench.jobs[k], &bench.singles[k])
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink += p.Cost
+			}
+			t1 := time.Now()
+			for k := first; k < first+block; k++ {
+				sink += bench.c.PriceBare(k)
+			}
+			g, c := float64(t1.Sub(t0).Nanoseconds())/block, float64(time.Since(t1).Nanoseconds())/block
+			if len(ratio) < samples {
+				inGo, bare, ratio = append(inGo, g), append(bare, c), append(ratio, g/c)
+			}
+		}
+		if math.IsNaN(sink) {
+			b.Fatal("a bare call failed")
+		}
+		b.ReportMetric(medianOf(inGo), "ns/go")
+		b.ReportMetric(medianOf(bare), "ns/bare")
+		b.ReportMetric(medianOf(ratio), "go/bare")
 	})
 	b.Run("c", func(b *testing.B) {
 		b.ReportAllocs()
@@ -167,4 +218,13 @@ func BenchmarkCgoCall(b *testing.B) {
 			cref.NopPrice()
 		}
 	})
+}
+
+// medianOf is the median of v (sorting it).
+func medianOf(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(v)
+	return v[len(v)/2]
 }

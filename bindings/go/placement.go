@@ -11,6 +11,7 @@ package tco
 import "C"
 
 import (
+	"math"
 	"runtime"
 	"strconv"
 	"sync"
@@ -453,6 +454,19 @@ func i32p(s []int32) *C.int32_t {
 // still priced; the error is for arguments that make the whole batch
 // unusable (slices of the wrong length, a closed or unfrozen handle).
 func (s *Pools) PriceBatch(t *Topology, p *Pricing, jobs []Job, b *Batch, out *BatchResult) error {
+	return s.priceBatch(t, p, jobs, b, out, 1)
+}
+
+// PriceBatchThreads is PriceBatch on threads the library starts and joins
+// within the call (tco_placement_price_batch_mt; 0: one per online core,
+// at most 256 and at most one per 16,384 placements): the same figures and
+// statuses, bit for bit, for any thread count. A negative count is an
+// error matching ErrRange, and writes nothing.
+func (s *Pools) PriceBatchThreads(t *Topology, p *Pricing, jobs []Job, b *Batch, out *BatchResult, threads int) error {
+	return s.priceBatch(t, p, jobs, b, out, int32(min(max(threads, -1), math.MaxInt32))) // C refuses -1
+}
+
+func (s *Pools) priceBatch(t *Topology, p *Pricing, jobs []Job, b *Batch, out *BatchResult, threads int32) error {
 	cs, ct, cp, err := s.inputs(t, p)
 	if err != nil {
 		return err
@@ -511,13 +525,13 @@ func (s *Pools) PriceBatch(t *Topology, p *Pricing, jobs []Job, b *Batch, out *B
 	rc := C.tcogo_price_batch((*C.double)(unsafe.Pointer(&out.Cost[0])),
 		(*C.double)(unsafe.Pointer(&out.CompletionHours[0])), (*C.int32_t)(unsafe.Pointer(&out.Status[0])),
 		cHandle(unsafe.Pointer(cs)), cHandle(unsafe.Pointer(ct)), cHandle(unsafe.Pointer(cp)), jp, C.size_t(len(cj)), C.size_t(n), C.size_t(mp), i32p(b.Job), i32p(b.Pool),
-		i32p(b.Accelerators), i32p(b.Racks), i32p(b.Zones), i32p(b.Regions), start, nil)
+		i32p(b.Accelerators), i32p(b.Racks), i32p(b.Zones), i32p(b.Regions), start, C.int32_t(threads), nil)
 	if rc != 0 {
 		ce := newCErr()
 		rc = C.tcogo_price_batch((*C.double)(unsafe.Pointer(&out.Cost[0])),
 			(*C.double)(unsafe.Pointer(&out.CompletionHours[0])), (*C.int32_t)(unsafe.Pointer(&out.Status[0])),
 			cHandle(unsafe.Pointer(cs)), cHandle(unsafe.Pointer(ct)), cHandle(unsafe.Pointer(cp)), jp, C.size_t(len(cj)), C.size_t(n), C.size_t(mp), i32p(b.Job), i32p(b.Pool),
-			i32p(b.Accelerators), i32p(b.Racks), i32p(b.Zones), i32p(b.Regions), start, &ce)
+			i32p(b.Accelerators), i32p(b.Racks), i32p(b.Zones), i32p(b.Regions), start, C.int32_t(threads), &ce)
 		err = failure(rc, &ce)
 	}
 	runtime.KeepAlive(s)

@@ -162,6 +162,45 @@ func TestPlacementMatchesC(t *testing.T) {
 	t.Logf("%d placements, %d could not be priced (the same in Go and C)", n, failed)
 }
 
+// PriceBatchThreads gives PriceBatch's figures and statuses, bit for bit,
+// on 2^16 placements (four shares of 16,384) and 1, 2, 3, 4 and one per
+// core threads, into results first filled with a value no pricing writes;
+// a negative count is refused.
+func TestPlacementBatchThreads(t *testing.T) {
+	ps := newPlacementSetup(t, 1<<16)
+	m, b := ps.m, &ps.m.batch
+	for i := 0; i < b.Len(); i += 89 {
+		b.StartHours[i] = -1 // some that cannot be priced
+	}
+	var want tco.BatchResult
+	if err := ps.pools.PriceBatch(ps.s.Topology, ps.s.Pricing, m.jobs, b, &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, threads := range []int{1, 2, 3, 4, 0} {
+		got := tco.BatchResult{Cost: make([]float64, b.Len()), CompletionHours: make([]float64, b.Len()),
+			Status: make([]tco.Status, b.Len())}
+		for i := range got.Cost {
+			got.Cost[i], got.CompletionHours[i], got.Status[i] = -7, -7, -7
+		}
+		if err := ps.pools.PriceBatchThreads(ps.s.Topology, ps.s.Pricing, m.jobs, b, &got, threads); err != nil {
+			t.Fatal(err)
+		}
+		for i := range want.Cost {
+			if got.Status[i] != want.Status[i] || !same(got.Cost[i], want.Cost[i]) ||
+				!same(got.CompletionHours[i], want.CompletionHours[i]) {
+				t.Fatalf("%d threads, placement %d: %v %v %v, alone %v %v %v", threads, i, got.Status[i],
+					got.Cost[i], got.CompletionHours[i], want.Status[i], want.Cost[i], want.CompletionHours[i])
+			}
+		}
+	}
+	var res tco.BatchResult
+	err := ps.pools.PriceBatchThreads(ps.s.Topology, ps.s.Pricing, m.jobs, b, &res, -1)
+	var e *tco.Error
+	if !errors.Is(err, tco.ErrRange) || !errors.As(err, &e) || e.ParamName != "threads" {
+		t.Fatalf("threads -1: %v", err)
+	}
+}
+
 func TestPlacementParts(t *testing.T) {
 	ps := pools(t, []tco.Pool{
 		{Class: tco.OnDemand, AcceleratorsPerNode: 8, FreeAccelerators: 64, Rack: 0, Zone: 0, Region: 0, RatePerAccelHour: 2},

@@ -250,13 +250,14 @@ static inline int tcogo_estimate(tco_estimate *out, uintptr_t t, uintptr_t w, ui
 }
 
 /* tco_placement_price_batch with the batch struct on the C stack: Go passes
- * its slices as plain arguments, which the cgo pointer rules allow. */
+ * its slices as plain arguments, which the cgo pointer rules allow. threads
+ * 1: the single-threaded function; else tco_placement_price_batch_mt. */
 static inline int tcogo_price_batch(double *cost, double *completion, int32_t *status, uintptr_t pools,
                                     uintptr_t t, uintptr_t p, const tco_job *jobs,
                                     size_t job_count, size_t count, size_t max_parts, const int32_t *job,
                                     const int32_t *pool, const int32_t *acc, const int32_t *racks,
                                     const int32_t *zones, const int32_t *regions, const double *start,
-                                    tco_error *e)
+                                    int32_t threads, tco_error *e)
 {
     tco_placement_batch b;
     b.size = sizeof b;
@@ -269,8 +270,11 @@ static inline int tcogo_price_batch(double *cost, double *completion, int32_t *s
     b.zones = zones;
     b.regions = regions;
     b.start_hours = start;
-    return tco_placement_price_batch(cost, completion, status, (const tco_pools *)pools, (const tco_topology *)t,
-                                     (const tco_pricing *)p, jobs, job_count, &b, e);
+    if (threads == 1)
+        return tco_placement_price_batch(cost, completion, status, (const tco_pools *)pools, (const tco_topology *)t,
+                                         (const tco_pricing *)p, jobs, job_count, &b, e);
+    return tco_placement_price_batch_mt(cost, completion, status, (const tco_pools *)pools, (const tco_topology *)t,
+                                        (const tco_pricing *)p, jobs, job_count, &b, threads, e);
 }
 
 #endif

@@ -1,7 +1,8 @@
 /* Placement pricing on shared frozen handles from many threads: eight
  * threads price the same placements, one at a time and in batches, at the
- * same time, and each result must be exactly (memcmp) what one thread got
- * alone. Also run under ThreadSanitizer by .ci/run. The worker threads
+ * same time, two of them also in a threaded batch of the placements twenty
+ * times over (tco_placement_price_batch_mt on three threads of its own),
+ * and each result must be exactly (memcmp) what one thread got alone. Also run under ThreadSanitizer by .ci/run. The worker threads
  * call nothing of cmocka: they count mismatches and the main thread
  * checks the counts. */
 #include <pthread.h>
@@ -28,6 +29,10 @@ static tco_job jobs[JOBS];
 static int32_t job_of[COUNT], pool_of[COUNT * PARTS], acc_of[COUNT * PARTS];
 static double start_of[COUNT];
 static tco_placement single[COUNT];
+/* the placements TILES times over, for the threaded batch */
+#define TILES 20
+static int32_t tiled_job[TILES * COUNT], tiled_pool[TILES * COUNT * PARTS], tiled_acc[TILES * COUNT * PARTS];
+static double tiled_start[TILES * COUNT];
 /* what one thread got alone */
 static tco_price want_price[COUNT];
 static int want_rc[COUNT];
@@ -57,6 +62,29 @@ static tco_placement_batch batch_of(void)
     return b;
 }
 
+/* The threaded batch of the tiled placements into the outputs of thread
+ * id (0 or 1): the mismatches with what one thread got alone. */
+static long threaded_batch(long id)
+{
+    static double cost[2][TILES * COUNT], hours[2][TILES * COUNT];
+    static int32_t status[2][TILES * COUNT];
+    tco_placement_batch b = batch_of();
+    b.count = TILES * COUNT;
+    b.job = tiled_job;
+    b.pool = tiled_pool;
+    b.accelerators = tiled_acc;
+    b.start_hours = tiled_start;
+    if (tco_placement_price_batch_mt(cost[id], hours[id], status[id], pools, topology, pricing, jobs, JOBS, &b, 3,
+                                     NULL) != TCO_OK)
+        return 1;
+    long mismatches = 0;
+    for (int k = 0; k < TILES; k++)
+        mismatches += memcmp(cost[id] + k * COUNT, want_cost, sizeof want_cost) != 0 ||
+                      memcmp(hours[id] + k * COUNT, want_hours, sizeof want_hours) != 0 ||
+                      memcmp(status[id] + k * COUNT, want_status, sizeof want_status) != 0;
+    return mismatches;
+}
+
 static void *worker(void *arg)
 {
     long mismatches = 0;
@@ -66,6 +94,8 @@ static void *worker(void *arg)
     static int32_t status[THREADS][COUNT];
     tco_placement_batch b = batch_of();
     for (int r = 0; r < ROUNDS; r++) {
+        if (id < 2 && r % 4 == 0)
+            mismatches += threaded_batch(id);
         if (tco_placement_price_batch(cost[id], hours[id], status[id], pools, topology, pricing, jobs, JOBS, &b,
                                       NULL) != TCO_OK ||
             memcmp(cost[id], want_cost, sizeof want_cost) != 0 ||
@@ -162,6 +192,12 @@ static void test_shared_handles(void **state)
             assert_memory_equal(&want_cost[i], &want_price[i].cost, sizeof(double));
     }
     assert_true(ok > COUNT / 2 && ok < COUNT); /* both kinds */
+    for (int k = 0; k < TILES; k++) {
+        memcpy(tiled_job + k * COUNT, job_of, sizeof job_of);
+        memcpy(tiled_pool + k * COUNT * PARTS, pool_of, sizeof pool_of);
+        memcpy(tiled_acc + k * COUNT * PARTS, acc_of, sizeof acc_of);
+        memcpy(tiled_start + k * COUNT, start_of, sizeof start_of);
+    }
 
     pthread_t threads[THREADS];
     for (long i = 0; i < THREADS; i++)

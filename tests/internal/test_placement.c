@@ -1156,6 +1156,89 @@ static void test_batch_equals_single(void **state)
     tco_pricing_free(p);
 }
 
+/* The batch on threads: bc's placements ten times over (60,000: four
+ * shares of at most 16,384), priced on 1, 2, 3, 4, one per core and 300
+ * (as many as the shares) threads, each time into outputs first filled
+ * with a pattern no pricing writes: every cost, completion and status must
+ * be the single-threaded batch's, bit for bit, so that a share priced
+ * twice, skipped or cut at the wrong place fails. A bad thread count is
+ * refused and changes nothing. */
+enum { TILES = 10, BIG = TILES * COUNT };
+static struct {
+    int32_t job[BIG], pool[BIG * MP], acc[BIG * MP], racks[BIG], zones[BIG], regions[BIG];
+    double start[BIG], cost[2][BIG], completion[2][BIG];
+    int32_t status[2][BIG];
+} big;
+
+static void test_batch_threads(void **state)
+{
+    (void)state;
+    tco_pool list[POOLS_B];
+    tco_pools *s = random_pools(list, POOLS_B);
+    tco_topology *t;
+    assert_int_equal(tco_topology_new(&t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(t, NULL), TCO_OK);
+    tco_pricing *p = egress_pricing();
+    fill_batch(list);
+    for (int k = 0; k < TILES; k++) {
+        memcpy(big.job + k * COUNT, bc.job, sizeof bc.job);
+        memcpy(big.pool + k * COUNT * MP, bc.pool, sizeof bc.pool);
+        memcpy(big.acc + k * COUNT * MP, bc.acc, sizeof bc.acc);
+        memcpy(big.racks + k * COUNT, bc.racks, sizeof bc.racks);
+        memcpy(big.zones + k * COUNT, bc.zones, sizeof bc.zones);
+        memcpy(big.regions + k * COUNT, bc.regions, sizeof bc.regions);
+        memcpy(big.start + k * COUNT, bc.start, sizeof bc.start);
+    }
+    tco_placement_batch b;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    b.count = BIG;
+    b.max_parts = MP;
+    b.job = big.job;
+    b.pool = big.pool;
+    b.accelerators = big.acc;
+    b.racks = big.racks;
+    b.zones = big.zones;
+    b.regions = big.regions;
+    b.start_hours = big.start;
+    assert_int_equal(tco_placement_price_batch(big.cost[0], big.completion[0], big.status[0], s, t, p, bc.jobs, JOBS,
+                                               &b, NULL),
+                     TCO_OK);
+    size_t priced = 0;
+    for (size_t i = 0; i < BIG; i++)
+        priced += big.status[0][i] == TCO_OK;
+    assert_true(priced > BIG / 3 && priced < BIG); /* both kinds */
+    static const int32_t threads[] = { 1, 2, 3, 4, 0, 300 };
+    for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+        memset(big.cost[1], 0x5a, sizeof big.cost[1]);
+        memset(big.completion[1], 0x5a, sizeof big.completion[1]);
+        memset(big.status[1], 0x5a, sizeof big.status[1]);
+        tco_error err = TCO_ERROR_INIT;
+        assert_int_equal(tco_placement_price_batch_mt(big.cost[1], big.completion[1], big.status[1], s, t, p, bc.jobs,
+                                                      JOBS, &b, threads[k], &err),
+                         TCO_OK);
+        assert_memory_equal(big.status[1], big.status[0], sizeof big.status[0]);
+        assert_memory_equal(big.cost[1], big.cost[0], sizeof big.cost[0]);
+        assert_memory_equal(big.completion[1], big.completion[0], sizeof big.completion[0]);
+    }
+    /* refused: nothing written */
+    memset(big.cost[1], 0x5a, sizeof big.cost[1]);
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_placement_price_batch_mt(big.cost[1], big.completion[1], big.status[1], s, t, p, bc.jobs, JOBS,
+                                                  &b, -1, &err),
+                     TCO_E_RANGE);
+    assert_string_equal(err.param_name, "threads");
+    assert_non_null(strstr(err.message, "threads = -1"));
+    assert_int_equal(tco_placement_price_batch_mt(NULL, big.completion[1], big.status[1], s, t, p, bc.jobs, JOBS, &b,
+                                                  2, &err),
+                     TCO_E_NULL);
+    for (size_t i = 0; i < BIG; i++)
+        assert_int_equal(((const unsigned char *)big.cost[1])[i], 0x5a);
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
 static void test_batch_errors(void **state)
 {
     (void)state;
@@ -1332,6 +1415,7 @@ int main(void)
         cmocka_unit_test(test_newer_inputs),
         cmocka_unit_test(test_batch_equals_single),
         cmocka_unit_test(test_batch_errors),
+        cmocka_unit_test(test_batch_threads),
         cmocka_unit_test(test_no_allocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,9 +1,6 @@
 """Placement pricing for schedulers: pools of capacity, jobs, and the
 expected cost of placing a job, one placement or a whole numpy batch in one
 C call (doc/scheduling.md)."""
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from ._native import ffi, lib
@@ -136,28 +133,19 @@ def _ints(values, name, shape=None):
     return arr
 
 
-_POOL = None  # threads for large batches, made on first use
-
-
-def _threads():
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=min(os.cpu_count() or 1, 8))
-    return _POOL
-
-
 def price_placements(pools, topology, pricing, jobs, job, pool, accelerators, racks=None, zones=None,
                      regions=None, start_hours=None, raise_errors=False, threads=None):
-    """Prices many placements: one C call, or one per core for a large batch.
+    """Prices many placements in one C call, on threads for a large batch.
 
     job[i] indexes jobs; pool[i, j] and accelerators[i, j] are placement i's
     parts (2-D, or 1-D for single-pool placements; 0 accelerators ends a
     placement's list). Returns (cost, completion_hours, status): numpy
     arrays; a placement that cannot be priced has NaN figures and its status
-    code (or raises, with raise_errors). The library is thread-safe and
-    cffi releases the GIL, so `threads` (default: the cores, for batches of
-    2^16 and more) split the batch into that many C calls running at once;
-    each placement's figures are the same whatever the split."""
+    code (or raises, with raise_errors). `threads` is the number of threads
+    the library prices on (tco_placement_price_batch_mt; None: one per core,
+    at most one per 16,384 placements; 1: the calling thread alone), with
+    the GIL released; each placement's figures are the same, bit for bit,
+    whatever the count."""
     jobs = jobs_array(jobs)
     job = _ints(job, "job")
     if job.ndim != 1:
@@ -181,29 +169,22 @@ def price_placements(pools, topology, pricing, jobs, job, pool, accelerators, ra
     status = np.empty(n, dtype=np.int32)
     c_jobs = ffi.from_buffer("tco_job[]", jobs)
 
-    def price(lo, hi):
-        """Placements [lo, hi) in one C call; the arrays are views, not copies."""
-        batch = ffi.new("tco_placement_batch *")
-        batch.size, batch.count, batch.max_parts = ffi.sizeof("tco_placement_batch"), hi - lo, parts
-        batch.job = ffi.from_buffer("int32_t[]", job[lo:hi])
-        batch.pool = ffi.from_buffer("int32_t[]", pool[lo:hi])
-        batch.accelerators = ffi.from_buffer("int32_t[]", accelerators[lo:hi])
-        for name, arr in optional.items():
-            setattr(batch, name, ffi.NULL if arr is None else ffi.from_buffer("int32_t[]", arr[lo:hi]))
-        batch.start_hours = ffi.NULL if start is None else ffi.from_buffer("double[]", start[lo:hi])
-        err = new_error()
-        check(lib.tco_placement_price_batch(ffi.from_buffer("double[]", cost[lo:hi]),
-                                            ffi.from_buffer("double[]", done[lo:hi]),
-                                            ffi.from_buffer("int32_t[]", status[lo:hi]), pools._ptr,
-                                            topology._ptr, pricing._ptr, c_jobs, len(jobs), batch, err), err)
-        return err
-
-    if threads is None:
-        threads = min(os.cpu_count() or 1, 8) if n >= 1 << 16 else 1
-    bounds = np.linspace(0, n, max(1, min(threads, n)) + 1).astype(int)
-    spans = list(zip(bounds[:-1], bounds[1:]))
-    errors = [price(*spans[0])] if len(spans) == 1 else list(_threads().map(lambda s: price(*s), spans))
-    err = next((e for e, (lo, hi) in zip(errors, spans) if status[lo:hi].any()), errors[0])
+    batch = ffi.new("tco_placement_batch *")
+    batch.size, batch.count, batch.max_parts = ffi.sizeof("tco_placement_batch"), n, parts
+    batch.job = ffi.from_buffer("int32_t[]", job)
+    batch.pool = ffi.from_buffer("int32_t[]", pool)
+    batch.accelerators = ffi.from_buffer("int32_t[]", accelerators)
+    for name, arr in optional.items():
+        setattr(batch, name, ffi.NULL if arr is None else ffi.from_buffer("int32_t[]", arr))
+    batch.start_hours = ffi.NULL if start is None else ffi.from_buffer("double[]", start)
+    out = (ffi.from_buffer("double[]", cost), ffi.from_buffer("double[]", done), ffi.from_buffer("int32_t[]", status))
+    handles = (pools._ptr, topology._ptr, pricing._ptr, c_jobs, len(jobs), batch)
+    err = new_error()
+    if threads == 1:
+        check(lib.tco_placement_price_batch(*out, *handles, err), err)
+    else:
+        threads = 0 if threads is None else max(min(int(threads), 2**31 - 1), -1)  # the library refuses -1
+        check(lib.tco_placement_price_batch_mt(*out, *handles, threads, err), err)
     if raise_errors and status.any():
         raise_for(int(status[np.flatnonzero(status)[0]]), err, f"placement {int(np.flatnonzero(status)[0])}")
     return cost, done, status

@@ -60,7 +60,7 @@ def test_batch_matches_single_bit_for_bit(pools, scenario):
     assert (status[on_spot] != 0).all() and (status[~on_spot] == 0).all()
 
 
-def test_split_over_threads_gives_the_same_bits(pools, scenario):
+def test_threads_give_the_same_bits(pools, scenario):
     t, _, p = scenario
     rng = np.random.default_rng(9)
     n = 70_000
@@ -75,6 +75,8 @@ def test_split_over_threads_gives_the_same_bits(pools, scenario):
     assert one[2].any() and not one[2].all()  # some refused (spot for an uninterruptible job), some priced
     with pytest.raises(tco.Error, match="placement"):
         tco.price_placements(pools, t, p, jobs, job, pool, np.full(n, 16), threads=3, raise_errors=True)
+    with pytest.raises(tco.Error, match="threads = -1"):
+        tco.price_placements(pools, t, p, jobs, job, pool, np.full(n, 16), threads=-2)
 
 
 def test_bad_input(pools, scenario):

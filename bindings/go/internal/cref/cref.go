@@ -10,6 +10,8 @@ package cref
 #cgo nocallback cref_nop_price
 #cgo noescape cref_estimate_call
 #cgo nocallback cref_estimate_call
+#cgo noescape cref_price_bare
+#cgo nocallback cref_price_bare
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +180,15 @@ __attribute__((noinline)) static int cref_nop_price(tco_price *out, uintptr_t po
     return 0;
 }
 
+// tco_placement_price with the binding's arguments (the handles as
+// integers, as tcogo_price takes them).
+static inline int cref_price_bare(tco_price *out, uintptr_t pools, uintptr_t t, uintptr_t p, const tco_job *job,
+                             const tco_placement *pl, tco_error *e)
+{
+    return tco_placement_price(out, (const tco_pools *)pools, (const tco_topology *)t, (const tco_pricing *)p, job,
+                               pl, e);
+}
+
 // The scenario's estimate, computed and saved as a result file in C: *len
 // receives its size (written only when cap is enough).
 static int cref_estimate(const cref *c, double *total, uint8_t *buf, size_t cap, size_t *len)
@@ -284,6 +295,7 @@ import "C"
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"unsafe"
 
@@ -398,6 +410,24 @@ func (x *Ctx) LoopSingle(calls int) (float64, int) {
 	var failed C.int
 	s := C.cref_loop_single(x.c, C.long(calls), &failed)
 	return float64(s), int(failed)
+}
+
+// PriceBare is one cgo call of tco_placement_price on prepared placement
+// k (PrepareSingles made its C structs), with the arguments Pools.Price
+// passes: the floor of Pools.Price on the same placement, all but the
+// binding's own work. It returns the cost, or NaN if the call failed.
+func (x *Ctx) PriceBare(k int) float64 {
+	c := x.c
+	job := (*C.tco_job)(unsafe.Add(unsafe.Pointer(c.jobs),
+		uintptr(*(*C.int32_t)(unsafe.Add(unsafe.Pointer(c.single_job), k*4)))*unsafe.Sizeof(C.tco_job{})))
+	pl := (*C.tco_placement)(unsafe.Add(unsafe.Pointer(c.singles), uintptr(k)*unsafe.Sizeof(C.tco_placement{})))
+	var out C.tco_price
+	out.size = C.size_t(unsafe.Sizeof(out))
+	if C.cref_price_bare(&out, C.uintptr_t(uintptr(unsafe.Pointer(c.pools))), C.uintptr_t(uintptr(unsafe.Pointer(c.t))),
+		C.uintptr_t(uintptr(unsafe.Pointer(c.p))), job, pl, nil) != 0 {
+		return math.NaN()
+	}
+	return float64(out.cost)
 }
 
 // LoopEstimate makes calls estimates of the scenario in one C loop.
