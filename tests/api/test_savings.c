@@ -278,6 +278,33 @@ static void test_fewer_replicas(void **state)
     scen_free(&s);
 }
 
+/* The queue wait is charged to the job, not to its running: a service down
+ * while the job waits in the queue stops nothing. With 100 h of queue, one
+ * run and no retries, the hours at risk are the wall time alone (doc/model.md,
+ * section 22): (0.01 - 0.001) x wall x accelerators, the same as without
+ * the queue. */
+static void test_fewer_replicas_queue(void **state)
+{
+    (void)state;
+    scen s[2];
+    tco_tradeoff o[2];
+    for (int k = 0; k < 2; k++) {
+        scen_new(&s[k]);
+        SW(&s[k], TCO_P_DATABASE_INSTANCES, 3);
+        SW(&s[k], TCO_P_QUEUE_WAIT_HOURS, k ? 100 : 0);
+        scen_freeze(&s[k]);
+        tco_saving q = saving(TCO_SAVING_FEWER_REPLICAS, 2);
+        q.replica_availability = 0.9;
+        o[k] = weigh(&s[k], &q);
+    }
+    tco_estimate b = estimate_at(&s[1], 0, 0, 0);
+    assert_rel(b.held_hours, b.wall_hours + 100, 1e-15); /* the premise: the queue is held */
+    assert_rel(o[1].side_effect_accelerator_hours, (0.01 - 0.001) * b.wall_hours * b.job_accelerators, 1e-12);
+    assert_rel(o[1].side_effect_accelerator_hours, o[0].side_effect_accelerator_hours, 1e-12);
+    scen_free(&s[0]);
+    scen_free(&s[1]);
+}
+
 /* A deeper cut never gives a smaller side-effect. */
 static void test_monotone(void **state)
 {
@@ -508,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_batch),
+        cmocka_unit_test(test_fewer_replicas_queue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
