@@ -770,8 +770,13 @@ def whole_file_checks(path, write):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit then fails with EFBIG
         resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512))
 
+    # A coverage build's counters, written at exit under the same limit,
+    # would be cut short and spoil the next runs' counts: they go to a
+    # scratch folder instead (GCOV_PREFIX; no effect on other builds).
+    small_env = dict(os.environ, GCOV_PREFIX=path("gcov"))
+
     p = subprocess.run([TCO, "report", "--format", "json", "--force", "-o", out], capture_output=True,
-                       timeout=60, preexec_fn=small_disk)
+                       timeout=60, preexec_fn=small_disk, env=small_env)
     with open(out) as f:
         check(p.returncode == 3 and f.read() == "old" and b"unchanged" in p.stderr,
               f"a full disk leaves the old file: exit {p.returncode}, {p.stderr!r}")
@@ -802,13 +807,13 @@ def whole_file_checks(path, write):
                  ["attribute", *month, "--by", "team", "--format", "focus"], ["waste", *month, "--format", "json"],
                  ["report", default, "--format", "cbor"]):
         old = write("old.out", "old")  # an extension that names no format
-        p = subprocess.run([TCO, *args, "--force", "-o", old], capture_output=True, timeout=60, preexec_fn=small_disk)
+        p = subprocess.run([TCO, *args, "--force", "-o", old], capture_output=True, timeout=60, preexec_fn=small_disk, env=small_env)
         with open(old) as f:
             check(p.returncode == 3 and f.read() == "old" and b"cannot write" in p.stderr,
                   f"{args[0]}: a full disk leaves the old file: exit {p.returncode}, {p.stderr[-200:]!r}")
     write("old.json", "old")
     p = subprocess.run([TCO, "convert", default, out, "--force"], capture_output=True, timeout=60,
-                       preexec_fn=small_disk)
+                       preexec_fn=small_disk, env=small_env)
     with open(out) as f:
         check(p.returncode == 3 and f.read() == "old", f"convert: a full disk leaves the old file: {p.stderr!r}")
     rc, _, _ = run("report", "--format", "json", "-o", os.devnull)
