@@ -205,6 +205,8 @@ def main():
     scripting_checks(path, write)
     dashboard_checks(path, write)
     raw_bytes_checks(write)
+    json_input_checks(write)
+    output_checks(path, write)
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
@@ -658,6 +660,96 @@ def raw_bytes_checks(write):
     expect(["report", big], 1, "does not fit a double exactly")
     exact = write("exact.json", '{"format": "libtco-scenario", "version": 1, "workload": {"tokens": 9007199254740992}}')
     expect(["report", exact], 0)
+
+
+def json_input_checks(write):
+    """Every way a JSON scenario can be wrong is refused, exit 1, with a
+    message that names the file, the key and what is allowed; what is
+    right in a less usual form (a boolean, white space first, no
+    extension) is read."""
+    def scen(**sections):
+        return json.dumps({"format": "libtco-scenario", "version": 1, **sections})
+
+    cases = [
+        ("root.json", "[1]", "a scenario is an object (format, version, topology, workload, pricing), not an array"),
+        ("section.json", scen(topology=[1]), "topology: a topology is an object of parameter names to values, not an array"),
+        ("elsewhere.json", scen(topology={"mfu": 0.5}), "topology: mfu belongs to the workload, not the topology"),
+        ("text.json", scen(pricing={"currency": 5}), "pricing.currency is a text"),
+        ("choice.json", scen(topology={"accelerator_model": 3}), "is a choice"),
+        ("huge.json", scen(topology={"accelerators": 9007199254740993}), "does not fit a double exactly"),
+        ("string.json", scen(workload={"mfu": "0.5"}), "workload.mfu is a number"),
+        ("null.json", scen(workload={"mfu": None}), "found null"),
+        ("object.json", scen(workload={"mfu": {}}), "found an object"),
+        ("boolnum.json", scen(workload={"mfu": True}), "found a boolean"),
+        ("format.json", json.dumps({"format": 5, "version": 1}), "format is an integer, not \"libtco-scenario\""),
+        ("version.json", json.dumps({"format": "libtco-scenario", "version": "1"}), "version is a string: it is a whole number from 1"),
+        ("zero.json", json.dumps({"format": "libtco-scenario", "version": 0}), "version 0 does not exist"),
+        ("noformat.json", json.dumps({"version": 1}), "has no \"format\" key"),
+        ("noversion.json", json.dumps({"format": "libtco-scenario"}), "has no \"version\" key"),
+        ("newer.json", json.dumps({"format": "libtco-scenario", "version": 99, "later": 1}),
+         "the file is format version 99"),
+        ("newest.json", json.dumps({"format": "libtco-scenario", "version": 99}), "upgrade libtco"),
+        ("range.json", scen(workload={"mfu": 7}), "mfu = 7 is out of range"),
+    ]
+    for name, text, needle in cases:
+        f = write(name, text)
+        expect(["report", f], 1, f, needle)
+    # a scenario file must be read whole: a folder cannot be
+    expect(["report", os.path.dirname(write("x.json", "{}"))], 3, "cannot read")
+    # booleans for booleans; white space before the object, no extension
+    for value in (True, False):
+        f = write("bool", "\n\t " + scen(workload={"checkpoint_async": value}))
+        rc, out, err = run("convert", f, "-", "--to", "json")
+        check(rc == 0 and json.loads(out)["workload"]["checkpoint_async"] == int(value),
+              f"a boolean for a boolean parameter, read by its content: {err}")
+    # only white space is no JSON: read as CBOR, and refused as that
+    expect(["report", write("blank", "  \n")], 1, "blank")
+    # --set: a boolean as true or false, a number in full, a slip named
+    rc, out, err = run("convert", write("empty.json", scen()), "-", "--to", "json", "--set", "checkpoint_async=true",
+                       "--set", "mfu=0.25")
+    got = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and got["workload"]["checkpoint_async"] == 1 and got["workload"]["mfu"] == 0.25,
+          f"--set booleans and numbers: {err}")
+    expect(["report", "--set", "mfuu=0.3"], 2, "no parameter is named mfuu", "did you mean mfu?")
+    expect(["report", "--set", "qqqqqqqqqqqq=1"], 2, "tco params lists them")
+    expect(["report", "--set", "mfu=lots"], 2, "mfu is a number", "lots")
+    expect(["report", "--set", "=1"], 2, "NAME=VALUE")
+    expect(["report", "--set", "mfu=7"], 1, "--set mfu=7", "out of range")
+
+
+def output_checks(path, write):
+    """Where output goes and how text is quoted in it: a path too long, a
+    symbolic link that leads nowhere, a device that is full are refused
+    (exit 3) naming the file; CBOR goes to a pipe as it goes to a file; a
+    text with quotes and backslashes comes back whole from JSON, a label
+    with a quote and a comma from CSV."""
+    default = os.path.join(GOLDEN, "default.json")
+    long = path("a" * 5000 + ".json")
+    expect(["report", "--format", "json", "-o", long], 3, "the path is too long")
+    nowhere = path("nowhere.json")
+    os.symlink(path("no-such-folder/x.json"), nowhere)
+    expect(["report", "--format", "json", "--force", "-o", nowhere], 3, nowhere,
+           "the symbolic link leads nowhere that can be written")
+    if os.path.exists("/dev/full"):
+        expect(["report", "--format", "json", "-o", "/dev/full"], 3, "/dev/full: cannot write")
+        with open("/dev/full", "wb") as full:
+            p = subprocess.run([TCO, "convert", default, "-", "--to", "cbor"], stdout=full, stderr=subprocess.PIPE,
+                               timeout=60)
+        check(p.returncode == 3 and b"-: cannot write" in p.stderr, f"CBOR to a full standard output: {p.stderr!r}")
+    rc, piped, _ = run("convert", default, "-", "--to", "cbor")
+    cbor = path("piped.cbor")
+    rc2, _, _ = run("convert", default, cbor)
+    with open(cbor, "rb") as f:
+        check(rc == 0 and rc2 == 0 and piped == f.read() and piped[:1] != b"{", "CBOR to a pipe: the file's bytes")
+    rc, out, err = run("convert", default, "-", "--to", "json", "--set", 'currency=U"S\\D')
+    check(rc == 0 and json.loads(out)["pricing"]["currency"] == 'U"S\\D', f"a text with a quote and a backslash: {err}")
+    weird = path('we"ird,name.json')
+    with open(default) as f, open(weird, "w") as g:
+        g.write(f.read())
+    rc, out, _ = run("compare", default, weird, "--format", "csv")
+    head = next(csv.reader(io.StringIO(out.decode())))
+    check(rc == 0 and head[-1] == weird and f'"{weird.replace(chr(34), chr(34) * 2)}"' in out.decode(),
+          "a CSV label with a quote and a comma is quoted, its quote doubled")
 
 
 def report_schema_checks(rep):
