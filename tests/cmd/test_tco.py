@@ -207,6 +207,7 @@ def main():
     raw_bytes_checks(write)
     json_input_checks(write)
     output_checks(path, write)
+    option_checks(path)
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
@@ -750,6 +751,47 @@ def output_checks(path, write):
     head = next(csv.reader(io.StringIO(out.decode())))
     check(rc == 0 and head[-1] == weird and f'"{weird.replace(chr(34), chr(34) * 2)}"' in out.decode(),
           "a CSV label with a quote and a comma is quoted, its quote doubled")
+
+
+def option_checks(path):
+    """Options refused with exit 2 and a message naming them: a value for
+    one that takes none, an unknown short one, an abbreviation of more
+    than one, an option of another command, a format the output's
+    extension contradicts; "--" ends the options; help and version by
+    every name."""
+    default = os.path.join(GOLDEN, "default.json")
+    expect(["report", "--force=yes"], 2, "--force=yes takes no value")
+    expect(["report", "-z"], 2, "unknown option -z")
+    expect(["report", "--fo", "json"], 2, "ambiguous option --fo")
+    expect(["report", "--frobnicate"], 2, "unknown option --frobnicate")
+    expect(["report", "--format"], 2, "--format needs a value")
+    expect(["report", default, default], 2, "unexpected argument")
+    for opt, value in (("--by", "team"), ("--period", "2026-11"), ("--idle-rule", "owner"),
+                       ("--shared-rule", "even"), ("--owner", "team"), ("--records", "x.csv")):
+        expect(["report", opt, value], 2, f"{opt} is not offered here")
+    expect(["report", "--strict"], 2, "--strict is not offered here")
+    for opt in ("--years", "--utilisation", "--refresh-year", "--discount-rate"):
+        expect(["report", opt, "1"], 2, f"{opt} is not offered here")
+    expect(["report", "--threshold", "5"], 2, "--threshold 5 is not offered here")
+    expect(["report", "--scenario", default], 2, "is not offered here")
+    expect(["report", "--share", "0.1"], 2, "--share 0.1 is not offered here")
+    expect(["params", "--set", "mfu=0.3"], 2, "this command reads no scenario")
+    expect(["convert", default, "-", "--from", "xml"], 2, "--from and --to take json or cbor, not xml")
+    expect(["convert", default, "-", "--to", "yaml"], 2, "--from and --to take json or cbor, not yaml")
+    expect(["report", "--format", "json", "-o", path("x.csv")], 2, "--format json, but -o", "ends in .csv")
+    expect(["lifetime", "-o", path("x.md")], 2, "its extension names a format not offered here")
+    # no known extension: the format as given; a dot in a folder is no extension
+    os.makedirs(path("v1.0"), exist_ok=True)
+    rc, _, _ = run("report", "--format", "json", "-o", path("v1.0/report"))
+    with open(path("v1.0/report")) as f:
+        check(rc == 0 and "total" in json.load(f), "-o in a folder with a dot: the format given")
+    rc, out, _ = run("report", "--format", "json", "--", default)
+    check(rc == 0 and "total" in json.loads(out), "-- ends the options")
+    for name in ("help", "-h"):
+        out, _ = expect([name], 0)
+        check(b"tco report" in out, f"tco {name} prints the usage")
+    out, _ = expect(["version"], 0)
+    check(b"scenario format version" in out, "tco version")
 
 
 def report_schema_checks(rep):
