@@ -198,6 +198,7 @@ def main():
     compare_checks(path, write)
     sensitivity_checks(write)
     attribute_checks(write)
+    period_checks(write)
     waste_checks()
     lifetime_checks(write)
     programme_checks(path, write)
@@ -431,6 +432,45 @@ def attribute_checks(write):
     expect(["attribute", usage, priced, "--by", "user", "--records", "xlsx"], 2, "csv or sacct")
     expect(["attribute"], 2, "RECORDS")
     expect(["report", "--by", "user"], 2, "--by is not offered here")
+
+
+def period_checks(write):
+    """tco attribute --period in each of its forms gives the same bill as
+    dates (2026-11-01 is epoch second 1,793,491,200: 20,758 days after
+    1970-01-01), a leap day only in a leap year; every malformed time is
+    refused naming the option, and so is a --by of empty keys."""
+    usage = write("usage.csv", USAGE_CSV)
+    priced = write("priced.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                              "pricing": {"spot_per_accel_hour": 2}}))
+
+    def bill(period):
+        rc, out, err = run("attribute", usage, priced, "--by", "project", "--period", period, "--format", "json")
+        check(rc == 0, f"--period {period}: {err}")
+        return json.loads(out)["bill"] if rc == 0 else {}
+
+    day = bill("2026-11-01,2026-11-02")
+    check(day.get("period_hours") == 24, "--period of dates: 24 h")
+    check(20758 * 86400 == 1793491200, "the epoch second of 2026-11-01")
+    for same in ("2026-11-01T00:00:00Z,2026-11-02T00:00:00", "1793491200,1793577600",
+                 "2026-11-01T00:00:00,1793577600"):
+        b = bill(same)
+        check(b.get("period_hours") == 24 and b.get("total_cents") == day["total_cents"],
+              f"--period {same}: the same day, the same bill")
+    # a leap day parses (the period then holds no record, which is the next refusal)
+    expect(["attribute", usage, priced, "--by", "project", "--period", "2024-02-29,2024-03-01"], 1,
+           "no record falls in the period")
+    check(abs(bill("2026-11-01T01:30:15Z,2026-11-02").get("period_hours", 0) - (24 - 1.5 - 15 / 3600)) < 1e-9,
+          "a time of day")
+    for bad in ("2100-02-29,2100-03-01", "2026-13-01,2026-12-01", "2026-00-01,2026-12-01", "2026-11-31,2026-12-01",
+                "2026-11-00,2026-12-01", "2026-11-01T24:00:00,2026-11-02", "2026-11-01T00:60:00,2026-11-02",
+                "2026-11-01T00:00:60,2026-11-02", "2026-11-01T00:00,2026-11-02", "2026-11-01Q,2026-11-02",
+                "1969-12-31,1970-01-02", "inf,1e300", "nan,1", "1793491200x,1793577600", ",1793577600"):
+        expect(["attribute", usage, priced, "--by", "project", "--period", bad], 2, "--period: times are", bad)
+    expect(["attribute", usage, priced, "--by", "project", "--period", "2026-11-01"], 2, "--period takes START,END")
+    expect(["attribute", usage, priced, "--by", "project", "--period", "1" * 200 + ",2"], 2, "--period takes START,END")
+    for by in (",user", "project,", ","):
+        expect(["attribute", usage, priced, "--by", by], 2, "one tag key or two", by)
+    expect(["attribute", usage, priced, "--by", "k" * 600], 2, "is too long")
 
 
 def waste_checks():
