@@ -376,6 +376,66 @@ static void test_tags_and_pools_arguments(void **state)
     tco_pools_free(pools);
 }
 
+/* ---- handles: NULLs of every kind, texts with control bytes ------------ */
+
+static void test_handle_arguments(void **state)
+{
+    (void)state;
+    double v = 7;
+    const char *text = "unchanged";
+    /* a NULL handle names the handle, and the parameter when the key is one */
+    tco_error e = TCO_ERROR_INIT;
+    assert_int_equal(tco_topology_set(NULL, TCO_P_ACCELERATORS, 1, &e), TCO_E_NULL);
+    assert_int_equal(e.param, TCO_P_ACCELERATORS);
+    says(&e, "topology");
+    assert_int_equal(tco_workload_set(NULL, 987654, 1, &e), TCO_E_NULL);
+    assert_int_equal(e.param, 987654);
+    says(&e, "workload");
+    REFUSED(tco_pricing_set(NULL, TCO_P_CURRENCY, 1, err), TCO_E_NULL, "pricing");
+    REFUSED(tco_topology_set_text(NULL, TCO_P_ACCELERATOR_MODEL, "B200", err), TCO_E_NULL, "topology");
+    REFUSED(tco_workload_set_text(NULL, TCO_P_MFU, "x", err), TCO_E_NULL, "workload");
+    REFUSED(tco_pricing_set_text(NULL, TCO_P_CURRENCY, "EUR", err), TCO_E_NULL, "pricing");
+    REFUSED(tco_topology_get(NULL, TCO_P_ACCELERATORS, &v, err), TCO_E_NULL, "topology");
+    REFUSED(tco_workload_get(NULL, TCO_P_MFU, &v, err), TCO_E_NULL, "workload");
+    REFUSED(tco_pricing_get(NULL, TCO_P_SPOT_PER_ACCEL_HOUR, &v, err), TCO_E_NULL, "pricing");
+    REFUSED(tco_topology_get_text(NULL, TCO_P_ACCELERATOR_MODEL, &text, err), TCO_E_NULL, "topology");
+    REFUSED(tco_workload_get_text(NULL, TCO_P_MFU, &text, err), TCO_E_NULL, "workload");
+    REFUSED(tco_pricing_get_text(NULL, TCO_P_CURRENCY, &text, err), TCO_E_NULL, "pricing");
+    REFUSED(tco_workload_freeze(NULL, err), TCO_E_NULL, "workload");
+    REFUSED(tco_pricing_freeze(NULL, err), TCO_E_NULL, "pricing");
+    assert_true(v == 7 && strcmp(text, "unchanged") == 0);
+    assert_int_equal(tco_workload_is_frozen(NULL), 0);
+    assert_int_equal(tco_pricing_is_frozen(NULL), 0);
+
+    /* clones: NULL out or source; a source of the wrong kind */
+    tco_workload *w;
+    tco_pricing *p;
+    assert_int_equal(tco_workload_new(&w, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&p, NULL), TCO_OK);
+    tco_workload *wc = NULL;
+    tco_pricing *pc = NULL;
+    REFUSED(tco_workload_clone(&wc, NULL, err), TCO_E_NULL, "src");
+    REFUSED(tco_pricing_clone(NULL, p, err), TCO_E_NULL, "out");
+    REFUSED(tco_workload_clone(&wc, (const tco_workload *)(const void *)p, err), TCO_E_TYPE, "pricing");
+    REFUSED(tco_pricing_clone(&pc, (const tco_pricing *)(const void *)w, err), TCO_E_TYPE, "workload");
+    assert_null(wc);
+    assert_null(pc);
+    REFUSED(tco_pricing_freeze((tco_pricing *)(void *)w, err), TCO_E_TYPE, "workload");
+    REFUSED(tco_workload_freeze((tco_workload *)(void *)p, err), TCO_E_TYPE, "pricing");
+
+    /* a text: a NULL text names the parameter; DEL and other control bytes
+     * are refused, the old text kept */
+    REFUSED(tco_pricing_set_text(p, TCO_P_CURRENCY, NULL, err), TCO_E_NULL, "text");
+    REFUSED(tco_pricing_set_text(p, TCO_P_CURRENCY, "US\x7f", err), TCO_E_RANGE, "control character (byte 2)");
+    REFUSED(tco_pricing_set_text(p, TCO_P_CURRENCY, "U\tS", err), TCO_E_RANGE, "control character (byte 1)");
+    REFUSED(tco_pricing_get_text(p, TCO_P_CURRENCY, NULL, err), TCO_E_NULL, "text");
+    REFUSED(tco_pricing_get(p, TCO_P_CURRENCY, NULL, err), TCO_E_NULL, "value");
+    assert_int_equal(tco_pricing_get_text(p, TCO_P_CURRENCY, &text, NULL), TCO_OK);
+    assert_string_equal(text, "USD");
+    tco_workload_free(w);
+    tco_pricing_free(p);
+}
+
 /* ---- parameters by name ----------------------------------------------------- */
 
 static void test_param_find_arguments(void **state)
@@ -404,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_lifetime_request),
         cmocka_unit_test(test_tags_and_pools_arguments),
         cmocka_unit_test(test_param_find_arguments),
+        cmocka_unit_test(test_handle_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
