@@ -1262,6 +1262,115 @@ static void test_batch_errors(void **state)
     tco_pricing_free(p);
 }
 
+/* The upper bounds of a job's fields and of the sizes, each refused on its
+ * own naming the field, the output untouched; spans given past the table
+ * of reciprocals (64 and more) divide as the formula says. */
+static void test_errors_above(void **state)
+{
+    (void)state;
+    tco_pool list[] = { pool_of(TCO_CLASS_ON_DEMAND, 8, 128, 0, 0, 0, 4, 0) };
+    tco_pools *s = pools_from(list, 1);
+    tco_topology *t = quiet_topology();
+    tco_pricing *p = egress_pricing();
+    const tco_job good = job_of(8, 0, 10, 0.5, 1e9, 1, 1);
+    int32_t one[] = { 0, 8 };
+    const tco_placement base = placement_of(1, one, 0);
+    tco_price before;
+    memset(&before, 0x5a, sizeof before);
+    before.size = sizeof before;
+    typedef struct {
+        tco_job job;
+        int code;
+        const char *field;
+    } bound_case;
+    bound_case cases[7];
+    int n = 0;
+    tco_job j;
+    j = good; j.accelerators = 10000001; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.accelerators" };
+    j = good; j.duration_hours = 2e6; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.duration_hours" };
+    j = good; j.checkpoint_bytes = 2e17; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.checkpoint_bytes" };
+    j = good; j.traffic_gb_per_accel_hour = 2e6; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.traffic_gb_per_accel_hour" };
+    j = good; j.traffic_gb_per_accel_hour = -1; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.traffic_gb_per_accel_hour" };
+    j = good; j.delay_cost_per_hour = 2e9; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.delay_cost_per_hour" };
+    j = good; j.delay_cost_per_hour = NAN; cases[n++] = (bound_case){ j, TCO_E_NOT_FINITE, "job.delay_cost_per_hour" };
+    for (int i = 0; i < n; i++) {
+        tco_error err = TCO_ERROR_INIT;
+        tco_price out = before;
+        int rc = tco_placement_price(&out, s, t, p, &cases[i].job, &base, &err);
+        if (rc != cases[i].code || strcmp(err.param_name, cases[i].field) != 0)
+            print_error("case %d: %s [%s] %s\n", i, tco_status_name(rc), err.param_name, err.message);
+        assert_int_equal(rc, cases[i].code);
+        assert_string_equal(err.param_name, cases[i].field);
+        assert_memory_equal(&out, &before, sizeof out);
+    }
+    tco_error err = TCO_ERROR_INIT;
+    tco_price out = before;
+    tco_placement pl = base;
+    pl.start_hours = 2e6;
+    assert_int_equal(tco_placement_price(&out, s, t, p, &good, &pl, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "placement.start_hours");
+    pl = base;
+    pl.size = 65537;
+    assert_int_equal(tco_placement_price(&out, s, t, p, &good, &pl, &err), TCO_E_SIZE);
+    msg_has(&err, "tco_placement.size = 65537");
+    out.size = 65537;
+    assert_int_equal(tco_placement_price(&out, s, t, p, &good, &base, &err), TCO_E_SIZE);
+    msg_has(&err, "tco_price.size = 65537");
+    out.size = before.size;
+    assert_memory_equal(&out, &before, sizeof out);
+    /* a pricing table of the wrong kind, and one not frozen */
+    assert_int_equal(tco_placement_price(&out, s, t, (const tco_pricing *)(const void *)t, &good, &base, &err),
+                     TCO_E_TYPE);
+    tco_pricing *open_p;
+    assert_int_equal(tco_pricing_new(&open_p, NULL), TCO_OK);
+    assert_int_equal(tco_placement_price(&out, s, t, open_p, &good, &base, &err), TCO_E_NOT_FROZEN);
+    msg_has(&err, "the pricing must be frozen");
+    tco_pricing_free(open_p);
+
+    /* 128 accelerators over 100 racks given (no zones or regions): the
+     * communicating half slows by 0.05 x (1 - 1/100), so the span adds
+     * 10 h x 0.5 x 0.0495 = 0.2475 h at 128 x 4 per hour: 126.72 */
+    tco_job big = job_of(128, 0, 10, 0.5, 0, 0, 0);
+    int32_t all[] = { 0, 128 };
+    pl = placement_of(1, all, 0);
+    pl.racks = 100;
+    tco_price r = price_ok(s, t, p, &big, &pl);
+    assert_rel(r.compute, 5120, 1e-15);
+    assert_rel(r.slowdown, 126.72, 1e-14);
+
+    /* the batch: a count that cannot be addressed, a NULL array, wrong kinds */
+    int32_t job = 0, pool = 0, acc = 8, status = 99;
+    double cost = -1, hours = -1;
+    tco_placement_batch b;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    b.count = 1;
+    b.max_parts = 1;
+    b.job = &job;
+    b.pool = &pool;
+    b.accelerators = &acc;
+    tco_placement_batch bad = b;
+    bad.count = SIZE_MAX / 8;
+    bad.max_parts = 2;
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, t, p, &good, 1, &bad, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "batch.count");
+    bad = b;
+    bad.accelerators = NULL;
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, t, p, &good, 1, &bad, &err), TCO_E_NULL);
+    msg_has(&err, "batch.accelerators");
+    bad = b;
+    bad.job = NULL;
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, t, p, &good, 1, &bad, &err), TCO_E_NULL);
+    msg_has(&err, "batch.job");
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, (const tco_topology *)(const void *)p, p,
+                                               &good, 1, &b, &err),
+                     TCO_E_TYPE);
+    assert_true(status == 99 && cost == -1 && hours == -1);
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
 /* Daly's boundary, delta = 2M exactly, where his interval becomes M
  * (doc/model.md, 5). One accelerator on a node of one, both failing once an
  * hour: lambda = 2 per hour, M = 0.5 h. storage_hot_gbps = 2^42 / 3.6e12
@@ -1447,6 +1556,7 @@ int main(void)
         cmocka_unit_test(test_no_allocation),
         cmocka_unit_test(test_daly_at_two_mtbf),
         cmocka_unit_test(test_batch_stride_rule),
+        cmocka_unit_test(test_errors_above),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
