@@ -209,6 +209,7 @@ def main():
     json_input_checks(write)
     output_checks(path, write)
     option_checks(path)
+    more_command_checks(write)
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
@@ -832,6 +833,35 @@ def option_checks(path):
         check(b"tco report" in out, f"tco {name} prints the usage")
     out, _ = expect(["version"], 0)
     check(b"scenario format version" in out, "tco version")
+
+
+def more_command_checks(write):
+    """What the other checks leave: every command's output to a folder that
+    does not exist (exit 3, the file named), a scenario each refuses, the
+    lifetime's whole numbers, the tornado's share, attribution by two keys
+    in a table and records of a format given."""
+    default = os.path.join(GOLDEN, "default.json")
+    month = os.path.join(MONTH, "month.csv"), os.path.join(MONTH, "cluster.json")
+    nowhere = write("x.json", "{}") + ".d/no/such/folder/out.json"
+    for args in (["compare", default, default, "--format", "json"], ["sensitivity", default, "--format", "json"],
+                 ["lifetime", default, "--format", "json"], ["attribute", *month, "--by", "team", "--format", "json"],
+                 ["waste", *month, "--format", "json"], ["programme", os.path.join(MONTH, "..", "programme.json")]):
+        expect([*args, "-o", nowhere], 3, nowhere)
+    bad = write("bad-mfu.json", json.dumps({"format": "libtco-scenario", "version": 1, "workload": {"mfu": 7}}))
+    for cmd in ("sensitivity", "lifetime", "compare"):
+        expect([cmd, bad] + ([default] if cmd == "compare" else []), 1, "bad-mfu.json", "mfu = 7")
+    expect(["lifetime", default, "--years", "2.5"], 2, "--years takes a whole number")
+    expect(["lifetime", default, "--years", "1e7"], 2, "--years takes a whole number")
+    expect(["lifetime", default, "--years", "many"], 2, "--years takes a number")
+    expect(["lifetime", default, "--years", "99"], 1, "request.years")
+    expect(["sensitivity", default, "--share", "5"], 2, "--share:")
+    expect(["sensitivity", default, "--share", "half"], 2, "--share")
+    rc, out, err = run("attribute", *month, "--by", "team,user")
+    check(rc == 0 and b"team / user" in out, f"attribute by two keys: a table with both: {err}")
+    rc, out, err = run("attribute", *month, "--by", "team", "--records", "csv", "--format", "json")
+    rc2, out2, _ = run("attribute", *month, "--by", "team", "--format", "json")
+    check(rc == 0 and out == out2, f"--records csv reads what the extension says: {err}")
+    expect(["attribute", *month, "--by", "team", "--records", "sacct"], 1, "month.csv")
 
 
 def report_schema_checks(rep):
