@@ -305,6 +305,47 @@ static void test_fewer_replicas_queue(void **state)
     scen_free(&s[1]);
 }
 
+/* The corruption probability at its edges (doc/model.md, section 22):
+ * checkpoints that never fail (q = 0) make the newest enough, so keeping
+ * fewer costs nothing; q = 0.5, the most allowed, prices as the formula
+ * says; above it is refused naming the field. */
+static void test_checkpoint_retention_edges(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    scen_freeze(&s);
+    tco_saving q = saving(TCO_SAVING_CHECKPOINT_RETENTION, 2);
+    q.checkpoint_corrupt_probability = 0;
+    tco_tradeoff o = weigh(&s, &q);
+    assert_true(o.side_effect == 0 && o.side_effect_accelerator_hours == 0 && o.side_effect_cost == 0);
+    assert_true(o.saving > 0 && o.net == o.saving);
+    tco_estimate b = estimate_at(&s, 0, 0, 0);
+    double tau = b.checkpoint_interval_hours, W = b.compute_hours + b.data_stall_hours;
+    q.checkpoint_corrupt_probability = 0.5;
+    o = weigh(&s, &q);
+    assert_rel(o.side_effect,
+               b.expected_failures * b.job_accelerators * (rollback(2, 0.5, tau, W) - rollback(10, 0.5, tau, W)), 1e-9);
+    q.checkpoint_corrupt_probability = 0.5000001;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_tradeoff_compute(&o, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "saving.checkpoint_corrupt_probability");
+    /* the batch form takes no kind nor value of its own: each is named */
+    tco_tradeoff rows[8];
+    size_t n = 99;
+    tco_saving side;
+    tco_saving_init(&side);
+    side.kind = TCO_SAVING_CHECKPOINT_RETENTION;
+    assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, &side, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "saving.kind");
+    tco_saving_init(&side);
+    side.value = 3;
+    assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, &side, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "saving.value");
+    assert_true(n == 99);
+    scen_free(&s);
+}
+
 /* A deeper cut never gives a smaller side-effect. */
 static void test_monotone(void **state)
 {
@@ -536,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_batch),
         cmocka_unit_test(test_fewer_replicas_queue),
+        cmocka_unit_test(test_checkpoint_retention_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
