@@ -335,6 +335,16 @@ static void test_lifetime_request(void **state)
     const unsigned char *bytes = (const unsigned char *)&life;
     for (size_t i = sizeof life.size; i < sizeof life; i++)
         assert_int_equal(bytes[i], 0x5a);
+    /* the years are optional: without them the life is the same, bit for bit */
+    tco_lifetime_request_init(&q);
+    q.years = 3;
+    tco_lifetime with = { .size = sizeof with }, without = { .size = sizeof without };
+    tco_lifetime_year y[3];
+    assert_int_equal(tco_lifetime_compute(&with, y, sizeof y[0], 3, &q, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_int_equal(tco_lifetime_compute(&without, NULL, 0, 0, &q, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_memory_equal(&with, &without, sizeof with);
+    assert_rel(with.total, y[0].total + y[1].total + y[2].total, 1e-12);
+    tco_lifetime_request_init(NULL); /* no request: nothing to do, no crash */
     scen_free(&s);
 }
 
