@@ -862,6 +862,19 @@ def more_command_checks(write):
     rc2, out2, _ = run("attribute", *month, "--by", "team", "--format", "json")
     check(rc == 0 and out == out2, f"--records csv reads what the extension says: {err}")
     expect(["attribute", *month, "--by", "team", "--records", "sacct"], 1, "month.csv")
+    # tco diff: a line from nothing is "new"; a scenario with itself, no change; one refused is named
+    none = write("no-db.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                           "workload": {"database_instances": 0, "database_gb": 0}}))
+    some = write("db.json", json.dumps({"format": "libtco-scenario", "version": 1}))
+    rc, out, err = run("diff", none, some)
+    db = next((line for line in out.decode().splitlines() if line.split()[:1] == ["database"]), "")
+    check(rc == 0 and db.split()[1] == "0" and db.split()[-2] == "new", f"diff: a line from nothing is new: {db!r} {err}")
+    rc, out, _ = run("diff", none, some, "--format", "markdown")
+    check(rc == 0 and "| database (USD) | 0 |" in out.decode() and "| new |" in out.decode(),
+          "diff --format markdown: a line from nothing is new")
+    rc, out, _ = run("diff", some, some, "--format", "markdown")
+    check(rc == 0 and b", no change**" in out and b"The inputs are the same." in out, "diff markdown of a scenario with itself")
+    expect(["diff", default, bad], 1, "bad-mfu.json", "mfu = 7")
 
 
 def report_schema_checks(rep):
