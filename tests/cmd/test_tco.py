@@ -875,6 +875,20 @@ def more_command_checks(write):
     rc, out, _ = run("diff", some, some, "--format", "markdown")
     check(rc == 0 and b", no change**" in out and b"The inputs are the same." in out, "diff markdown of a scenario with itself")
     expect(["diff", default, bad], 1, "bad-mfu.json", "mfu = 7")
+    for cmd in (["convert", bad, "-", "--to", "json"], ["fingerprint", bad]):
+        expect(cmd, 1, "bad-mfu.json", "mfu = 7")
+    expect(["convert", default, nowhere], 3, nowhere)
+    # CBOR is never written to a terminal
+    import pty
+    for args in (["convert", default, "-", "--to", "cbor"], ["report", default, "--format", "cbor"]):
+        master, slave = pty.openpty()
+        try:
+            p = subprocess.run([TCO, *args], stdout=slave, stderr=subprocess.PIPE, timeout=60)
+        finally:
+            os.close(slave)
+            os.close(master)
+        check(p.returncode == 2 and b"CBOR is binary: not writing it to a terminal" in p.stderr,
+              f"tco {args[0]}: CBOR to a terminal refused: {p.returncode} {p.stderr!r}")
 
 
 def report_schema_checks(rep):
