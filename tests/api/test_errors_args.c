@@ -130,7 +130,8 @@ static void test_series_arguments(void **state)
 
 /* The mean and the extremes of a series longer than one block of four
  * lanes, its largest and smallest values in each lane in turn: what the
- * four-lane pass must combine. 1..9 in every order of lanes. */
+ * four-lane pass must combine. Nine values, all 5 but a 9 and a 1: mean
+ * 45 / 9 = 5, 90 accelerator-hours at 2 h each. */
 static void test_stats_every_lane(void **state)
 {
     (void)state;
@@ -140,7 +141,6 @@ static void test_stats_every_lane(void **state)
             d[i] = 5;
         d[lane] = 9;           /* the peak in lane `lane` */
         d[(lane + 1) % 4] = 1; /* the least in the next lane */
-        d[8] = 5;
         tco_demand_stats st = { .size = sizeof st };
         assert_int_equal(tco_demand_stats_compute(&st, d, 9, 2, NULL), TCO_OK);
         assert_true(st.peak == 9 && st.minimum == 1);
