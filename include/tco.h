@@ -1772,6 +1772,17 @@ typedef struct tco_serve_request {
                                     * number 1 to 1e7 (default 256) */
     double memory_bandwidth_bytes_per_s; /* per accelerator, B/s: 0 (default) the catalogue's; the
                                           * custom accelerator needs it; else 1e6 to 1e15 */
+    /* Opt-in refinements (doc/model.md, section 20); each 0 by default, which serves as before. */
+    double queue_percentile;       /* 0: replicas run at full load; else above 0, below 1: the share of
+                                    * requests whose wait for a batch slot (M/M/c) plus prefill meets
+                                    * time_to_first_token, which must then be set */
+    int32_t tensor_parallel_allreduce; /* 1: each layer's two ring all-reduces over the topology's
+                                        * intra_node_gbps add to prefill and decode (tensor_parallel
+                                        * within a node); 0: none */
+    double experts;                /* routed experts per MoE layer: 0, every weight read each step;
+                                    * else a whole number 2 to 1e6 (uniform routing) */
+    double experts_per_token;      /* routed experts a token goes to: 0 without experts, else a
+                                    * whole number 1 to experts - 1 */
 } tco_serve_request;
 
 TCO_API void tco_serve_request_init(tco_serve_request *request);
@@ -1803,6 +1814,13 @@ typedef struct tco_serving {
     double reserved_utilisation;
     double cost_per_million_output_tokens;  /* total_cost / output_tokens x 1e6; 0 with no tokens */
     double cost_per_million_tokens;         /* the same over prompt and output tokens */
+    double utilisation;                     /* load of a replica, a share of its throughput: 1 without
+                                             * queue_percentile */
+    double queue_wait_seconds;              /* the wait for a slot at queue_percentile, at that load */
+    double allreduce_seconds;               /* of one decode step of the batch (0 without) */
+    double experts_read;                    /* distinct experts a decode step reads per MoE layer,
+                                             * expected (0 without experts) */
+    double weight_bytes_read;               /* by one decode step of the batch */
 } tco_serving;
 
 /* The accelerators request->rate needs at each point, and what the fleet
@@ -1810,7 +1828,8 @@ typedef struct tco_serving {
  * accelerators decodes the largest batch whose time per output token
  * (memory-bound roofline, prefills stalling the decodes) meets the target
  * and whose KV cache fits; each point needs tensor_parallel x ceil(rate /
- * the replica's throughput) accelerators; that series is split fixed vs
+ * the replica's throughput) accelerators (its utilisation x throughput
+ * with queue_percentile); that series is split fixed vs
  * elastic as tco_capacity_split splits it (the workload's
  * interruptible_share, the pricing table's rates), priced per million
  * tokens served. split may be NULL, or a tco_split (its size set) that
@@ -1954,16 +1973,18 @@ TCO_API double tco_findings_total(const tco_findings *w);
  * What each saving costs in return (doc/model.md, section 22). Since 1.1.
  * ------------------------------------------------------------------------ */
 
-/* An optimisation the estimate prices. Values are permanent; 7 and 8 are
- * kept for a smaller reserved baseline and a tighter idle reclaim, which
- * the estimate does not price yet. */
+/* An optimisation the library prices. Values are permanent. 1 to 6 cut a
+ * parameter of the scenario; 7 reads a demand series and 8 an idle
+ * timeout from the tco_saving, which the scenario does not hold. */
 typedef enum tco_saving_kind {
     TCO_SAVING_METRICS_INTERVAL = 1,     /* coarser metric sampling: a longer metrics_interval_seconds (s) */
     TCO_SAVING_LOG_RETENTION = 2,        /* shorter log_retention_days (d) */
     TCO_SAVING_CHECKPOINT_RETENTION = 3, /* fewer checkpoint_retention checkpoints kept hot (a count) */
     TCO_SAVING_CHECKPOINT_INTERVAL = 4,  /* rarer checkpoints: a longer interval than the one used (h) */
     TCO_SAVING_FEWER_REPLICAS = 5,       /* fewer database_instances, the service's replicas (a count) */
-    TCO_SAVING_MORE_SPOT = 6             /* a larger spot_share of the rented accelerators */
+    TCO_SAVING_MORE_SPOT = 6,            /* a larger spot_share of the rented accelerators */
+    TCO_SAVING_SMALLER_BASELINE = 7,     /* fewer reserved accelerators under saving.demand (accelerators) */
+    TCO_SAVING_IDLE_RECLAIM = 8          /* a shorter saving.idle_timeout_hours before idle capacity is released (h) */
 } tco_saving_kind;
 
 /* How a tradeoff comes out. */
@@ -1988,11 +2009,27 @@ typedef struct tco_saving {
     double rediagnosis_hours;             /* staff hours added when the logs are gone (default 4); 0 to 1e4 */
     double checkpoint_corrupt_probability;/* that a kept checkpoint cannot be restored (default 0.01); 0 to 1 */
     double replica_availability;          /* of one replica, failing independently (default 0.99); above 0 to 1 */
+    const double *demand;                 /* smaller_baseline: accelerators needed, n values of 0 or more, one
+                                             per interval_hours (NULL with n 0: no series) */
+    size_t n;
+    double interval_hours;                /* of one demand point (default 1); 1e-6 to 1e6 */
+    double baseline;                      /* smaller_baseline: the reserved accelerators now (default 0); 0 to 1e9 */
+    double acquire_hours;                 /* the wait for capacity not held: an elastic accelerator above the
+                                             baseline, an allocation released (default 0.25); 0 to 1e4 */
+    double wait_cost_per_accelerator_hour;/* cur per accelerator-hour of work waiting; -1 (default): the
+                                             estimate's waste price; else 0 to 1e6 */
+    double idle_timeout_hours;            /* idle_reclaim: idle time before an allocation is released now
+                                             (default 0: nothing to cut); 0 to 1e4 */
+    double idle_gap_hours;                /* idle_reclaim: mean time until an idle allocation is used again,
+                                             exponential (default 1); above 0 to 1e5 */
+    double idle_periods;                  /* idle_reclaim: times the job's allocation falls idle over the runs;
+                                             -1 (default): once a run; else 0 to 1e9 */
 } tco_saving;
 
 TCO_API void tco_saving_init(tco_saving *saving);
 
-/* A saving and what it costs in return, in cur over the estimate's runs. */
+/* A saving and what it costs in return, in cur over the estimate's runs
+ * (smaller_baseline: over the demand series, the totals the split's). */
 typedef struct tco_tradeoff {
     size_t size;                          /* sizeof(tco_tradeoff) */
     int32_t kind;                         /* the tco_saving_kind */
@@ -2023,7 +2060,9 @@ TCO_API const char *tco_saving_side_effect_unit(int32_t kind);
  * model, or read from the two estimates where they price it
  * (in_estimate). value must cut: larger than the current interval, share
  * or interval used; smaller than the current retention or count (1 at
- * least for counts, whole). Errors name the field ("saving.value",
+ * least for counts, whole); for smaller_baseline 0 to below
+ * saving->baseline, over saving->demand, and for idle_reclaim 0 to below
+ * saving->idle_timeout_hours. Errors name the field ("saving.value",
  * "saving.log_needed_share") with its allowed range; a NULL, a size, a
  * handle not frozen or of the wrong kind, a scenario that does not price
  * as given or at the new value. On failure *out is untouched. Allocates
@@ -2034,13 +2073,17 @@ TCO_API int tco_tradeoff_compute(tco_tradeoff *out, const tco_saving *saving, co
 /* Every kind that can cut this scenario, at suggested values: sampling
  * interval doubled, log retention halved, hot checkpoints halved (at least
  * 1), checkpoint interval doubled, spot share + 0.2 (at most what the
- * reserved share leaves), one database instance fewer. A kind with nothing
- * to cut (retention 0, one checkpoint, one instance, no room for spot, no
- * checkpoints) is left out. side: the side-effect inputs (NULL for the
+ * reserved share leaves), one database instance fewer; with side->demand
+ * and a side->baseline above the split's optimum, that optimum; with a
+ * side->idle_timeout_hours, half of it. A kind with nothing to cut
+ * (retention 0, one checkpoint, one instance, no room for spot, no
+ * checkpoints, no series or a baseline at its optimum, no timeout) is left
+ * out. side: the side-effect inputs (NULL for the
  * defaults; kind and value 0). out has room for cap rows of out_size
  * bytes; the first min(cap, *n) are filled in kind order, *n receiving how
  * many apply. A row the estimate refuses gets its status and zeros; the
- * call still succeeds. Allocates nothing. */
+ * call still succeeds. Allocates nothing but, with a series, the
+ * selection of its optimum (as tco_capacity_split). */
 TCO_API int tco_tradeoffs(tco_tradeoff *out, size_t out_size, size_t cap, size_t *n, const tco_saving *side,
                           const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err);
 

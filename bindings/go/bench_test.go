@@ -119,6 +119,23 @@ func BenchmarkEstimate(b *testing.B) {
 			}
 		}
 	})
+	b.Run("go-ComputeScalars", func(b *testing.B) {
+		b.ReportAllocs()
+		var e tco.Estimate
+		for b.Loop() {
+			if err := tco.ComputeScalars(&e, s.Topology, s.Workload, s.Pricing); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cgo-call", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if bench.c.EstimateCall() == 0 {
+				b.Fatal("not priced")
+			}
+		}
+	})
 	b.Run("go-Total", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -208,10 +208,32 @@ func reuse(m map[string]float64, n int) map[string]float64 {
 
 // fill builds the Go form of a C estimate, reusing e's maps.
 func (e *Estimate) fill(raw *C.tco_estimate) {
-	l := estimateLayout()
+	e.scalars(raw)
+	e.FillMaps()
+}
+
+// scalars keeps the C estimate and sets the typed fields from it.
+func (e *Estimate) scalars(raw *C.tco_estimate) {
 	e.raw = *raw
-	base := unsafe.Pointer(&e.raw)
 	e.Total = float64(raw.total)
+	e.WallHours = float64(raw.wall_hours)
+	e.ComputeHours = float64(raw.compute_hours)
+	e.HeldHours = float64(raw.held_hours)
+	e.AcceleratorHours = float64(raw.accelerator_hours)
+	e.Goodput = float64(raw.goodput)
+	e.CostPerMillionTokens = float64(raw.cost_per_million_tokens)
+	e.CostPerRun = float64(raw.cost_per_run)
+	e.ScenarioFingerprint = uint64(raw.scenario_fingerprint)
+	e.Flags = uint64(raw.flags)
+}
+
+// FillMaps builds Costs, Fixed, Waste and Fields from the estimate
+// computed, reusing e's maps: what ComputeScalars leaves out, when it is
+// wanted after all. Compute and ComputeInto have called it already.
+func (e *Estimate) FillMaps() {
+	l := estimateLayout()
+	raw := &e.raw
+	base := unsafe.Pointer(raw)
 	e.Costs = reuse(e.Costs, len(l.categories))
 	for i, c := range l.categories {
 		e.Costs[c.Name] = float64(raw.cost[i])
@@ -231,15 +253,6 @@ func (e *Estimate) fill(raw *C.tco_estimate) {
 			e.Fields[f.Name] = *(*float64)(unsafe.Add(base, f.offset))
 		}
 	}
-	e.WallHours = float64(raw.wall_hours)
-	e.ComputeHours = float64(raw.compute_hours)
-	e.HeldHours = float64(raw.held_hours)
-	e.AcceleratorHours = float64(raw.accelerator_hours)
-	e.Goodput = float64(raw.goodput)
-	e.CostPerMillionTokens = float64(raw.cost_per_million_tokens)
-	e.CostPerRun = float64(raw.cost_per_run)
-	e.ScenarioFingerprint = uint64(raw.scenario_fingerprint)
-	e.Flags = uint64(raw.flags)
 }
 
 // Assumptions are the names of the bits set in Flags, in bit order, as the
@@ -286,6 +299,27 @@ func Compute(t *Topology, w *Workload, p *Pricing) (*Estimate, error) {
 // cleared and refilled rather than made again, so a loop that reuses one
 // Estimate allocates nothing.
 func ComputeInto(e *Estimate, t *Topology, w *Workload, p *Pricing) error {
+	if err := compute(e, t, w, p); err != nil {
+		return err
+	}
+	e.FillMaps()
+	return nil
+}
+
+// ComputeScalars is ComputeInto without the maps, for loops that read the
+// typed fields (Total, WallHours, Flags...) alone: Costs, Fixed, Waste and
+// Fields are left nil until FillMaps builds them from this estimate. On
+// failure e is unchanged.
+func ComputeScalars(e *Estimate, t *Topology, w *Workload, p *Pricing) error {
+	if err := compute(e, t, w, p); err != nil {
+		return err
+	}
+	e.Costs, e.Fixed, e.Waste, e.Fields = nil, nil, nil, nil
+	return nil
+}
+
+// compute prices the scenario into e's C struct and typed fields.
+func compute(e *Estimate, t *Topology, w *Workload, p *Pricing) error {
 	if e == nil {
 		return errArg(StatusNull, "estimate", "the estimate must not be nil")
 	}
@@ -309,7 +343,7 @@ func ComputeInto(e *Estimate, t *Topology, w *Workload, p *Pricing) error {
 	runtime.KeepAlive(t)
 	runtime.KeepAlive(w)
 	runtime.KeepAlive(p)
-	e.fill(&raw)
+	e.scalars(&raw)
 	return nil
 }
 

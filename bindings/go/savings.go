@@ -25,6 +25,8 @@ const (
 	SavingCheckpointInterval  SavingKind = 4 // rarer checkpoints: a longer interval than the one used (h)
 	SavingFewerReplicas       SavingKind = 5 // fewer database_instances
 	SavingMoreSpot            SavingKind = 6 // a larger spot_share of the rented accelerators
+	SavingSmallerBaseline     SavingKind = 7 // fewer reserved accelerators under Saving.Demand
+	SavingIdleReclaim         SavingKind = 8 // a shorter Saving.IdleTimeoutHours before idle capacity is released (h)
 )
 
 // String is the library's name of the kind ("metrics_interval"...).
@@ -82,6 +84,16 @@ type Saving struct {
 	RediagnosisHours             float64 // staff hours added when the logs are gone
 	CheckpointCorruptProbability float64 // that a kept checkpoint cannot be restored
 	ReplicaAvailability          float64 // of one replica, failing independently
+	// Demand is the accelerators needed at each IntervalHours, and
+	// Baseline the reserved accelerators now (SavingSmallerBaseline).
+	Demand                     []float64
+	IntervalHours              float64
+	Baseline                   float64
+	AcquireHours               float64 // the wait for capacity not held: elastic, or released
+	WaitCostPerAcceleratorHour float64 // cur; -1: the estimate's waste price
+	IdleTimeoutHours           float64 // SavingIdleReclaim: the timeout now
+	IdleGapHours               float64 // mean time until an idle allocation is used again, exponential
+	IdlePeriods                float64 // times the job's allocation falls idle; -1: once a run
 }
 
 // DefaultSaving is the library's side-effect inputs (tco_saving_init), for
@@ -93,12 +105,31 @@ func DefaultSaving(kind SavingKind, value float64) Saving {
 		LogNeededShare: float64(s.log_needed_share), IncidentAgeDays: float64(s.incident_age_days),
 		RediagnosisHours:             float64(s.rediagnosis_hours),
 		CheckpointCorruptProbability: float64(s.checkpoint_corrupt_probability),
-		ReplicaAvailability:          float64(s.replica_availability)}
+		ReplicaAvailability:          float64(s.replica_availability),
+		IntervalHours:                float64(s.interval_hours),
+		Baseline:                     float64(s.baseline),
+		AcquireHours:                 float64(s.acquire_hours),
+		WaitCostPerAcceleratorHour:   float64(s.wait_cost_per_accelerator_hour),
+		IdleTimeoutHours:             float64(s.idle_timeout_hours),
+		IdleGapHours:                 float64(s.idle_gap_hours),
+		IdlePeriods:                  float64(s.idle_periods)}
 }
 
-func (s *Saving) c() C.tco_saving {
+// c is the C struct; the demand series is pinned for the call, the cgo
+// rules then letting the library read it in place.
+func (s *Saving) c(pin *runtime.Pinner) C.tco_saving {
 	var c C.tco_saving
 	C.tco_saving_init(&c)
+	if len(s.Demand) > 0 {
+		d := dptr(s.Demand)
+		pin.Pin(d)
+		c.demand, c.n = d, C.size_t(len(s.Demand))
+	}
+	c.interval_hours, c.baseline = C.double(s.IntervalHours), C.double(s.Baseline)
+	c.acquire_hours = C.double(s.AcquireHours)
+	c.wait_cost_per_accelerator_hour = C.double(s.WaitCostPerAcceleratorHour)
+	c.idle_timeout_hours, c.idle_gap_hours = C.double(s.IdleTimeoutHours), C.double(s.IdleGapHours)
+	c.idle_periods = C.double(s.IdlePeriods)
 	c.kind = C.int32_t(s.Kind)
 	c.value = C.double(s.Value)
 	c.staff_cost_per_hour = C.double(s.StaffCostPerHour)
@@ -146,7 +177,9 @@ func WeighSaving(s Saving, t *Topology, w *Workload, p *Pricing) (Tradeoff, erro
 	if err != nil {
 		return Tradeoff{}, err
 	}
-	cs := s.c()
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	cs := s.c(&pin)
 	var out C.tco_tradeoff
 	out.size = C.size_t(unsafe.Sizeof(out))
 	ce := newCErr()
@@ -171,10 +204,12 @@ func Tradeoffs(side *Saving, t *Topology, w *Workload, p *Pricing) ([]Tradeoff, 
 	}
 	var cs C.tco_saving
 	var pside *C.tco_saving
+	var pin runtime.Pinner
+	defer pin.Unpin()
 	if side != nil {
 		s := *side
 		s.Kind, s.Value = 0, 0
-		cs = s.c()
+		cs = s.c(&pin)
 		pside = &cs
 	}
 	const most = 16 // more than the kinds there are: n says how many apply

@@ -147,3 +147,50 @@ func TestSavingBadInput(t *testing.T) {
 		t.Fatal("a nil scenario weighed")
 	}
 }
+
+// A smaller baseline and a tighter idle reclaim, as tests/api/test_savings.c
+// works them: demand 2, 6, 3, 8, 1 over five hours, reserved 2.5, on demand
+// 4; from 6 reserved to 2 the split's 83 falls to 69, and 7 more
+// accelerators are acquired above the baseline, 0.25 h each.
+func TestSavingSmallerBaselineAndIdleReclaim(t *testing.T) {
+	s, err := tco.NewScenario(tco.Set("interruptible_share", 0), tco.Set("reserved_per_accel_hour", 2.5),
+		tco.Set("on_demand_per_accel_hour", 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q := tco.DefaultSaving(tco.SavingSmallerBaseline, 2)
+	q.Demand, q.Baseline, q.WaitCostPerAcceleratorHour = []float64{2, 6, 3, 8, 1}, 6, 10
+	o, err := s.WeighSaving(q)
+	if err != nil || !near(o.TotalBefore, 83, 1e-15) || !near(o.TotalAfter, 69, 1e-15) || !near(o.Saving, 14, 1e-14) ||
+		!near(o.SideEffect, 1.75, 1e-15) || !near(o.SideEffectCost, 17.5, 1e-15) || !o.Flagged {
+		t.Fatalf("%+v (%v)", o, err)
+	}
+	// the timeout from 1 h to 0.5 h, gaps of 1 h: e^-0.5 - e^-1 more releases
+	before, _ := s.Estimate()
+	q = tco.DefaultSaving(tco.SavingIdleReclaim, 0.5)
+	q.IdleTimeoutHours, q.IdlePeriods = 1, 10
+	job, more := before.Fields["job_accelerators"], math.Exp(-0.5)-math.Exp(-1)
+	if o, err = s.WeighSaving(q); err != nil || !near(o.SideEffect, 10*job*more*0.25, 1e-12) ||
+		!near(o.SideEffectCost/o.Saving, 0.25, 1e-12) || o.Verdict != tco.VerdictWorthIt {
+		t.Fatalf("%+v (%v)", o, err)
+	}
+	// both join the table when the side inputs give them something to cut
+	side := tco.DefaultSaving(0, 0)
+	side.Demand, side.Baseline, side.IdleTimeoutHours = []float64{2, 6, 3, 8, 1}, 6, 2
+	rows, err := s.Tradeoffs(&side)
+	if err != nil || len(rows) < 2 {
+		t.Fatal(rows, err)
+	}
+	last := rows[len(rows)-2:]
+	if last[0].Kind != tco.SavingSmallerBaseline || last[0].NewValue != 2 || last[1].Kind != tco.SavingIdleReclaim ||
+		last[1].NewValue != 1 || last[0].Kind.String() != "smaller_baseline" {
+		t.Fatalf("%+v", last)
+	}
+	q = tco.DefaultSaving(tco.SavingSmallerBaseline, 2)
+	q.Baseline = 6
+	var e *tco.Error
+	if _, err = s.WeighSaving(q); !errors.As(err, &e) || e.ParamName != "saving.demand" {
+		t.Fatalf("no series: %v", err)
+	}
+}

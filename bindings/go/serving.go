@@ -41,6 +41,15 @@ type ServeRequest struct {
 	MemoryShare        float64 // share of memory for weights and KV cache, above 0 to 1
 	MaxBatch           float64 // 0: none; else a whole number of sequences
 	MemoryBandwidthBps float64 // B/s per accelerator; 0: the catalogue's
+	// Opt-in refinements, off at their zero values (doc/model.md, section 20).
+	// QueuePercentile is the share of requests whose wait for a batch slot
+	// (M/M/c) plus prefill meets TimeToFirstToken: above 0, below 1.
+	QueuePercentile float64
+	// TensorParallelAllreduce adds each layer's two ring all-reduces over
+	// the topology's intra_node_gbps to prefill and decode.
+	TensorParallelAllreduce bool
+	Experts                 float64 // routed experts per MoE layer, whole, 2 to 1e6
+	ExpertsPerToken         float64 // routed experts a token goes to, 1 to Experts - 1
 }
 
 // DefaultServeRequest is the library's defaults (tco_serve_request_init),
@@ -53,7 +62,9 @@ func DefaultServeRequest() ServeRequest {
 		OutputTokens: float64(q.output_tokens), TimePerOutputToken: float64(q.time_per_output_token),
 		TimeToFirstToken: float64(q.time_to_first_token), FLOPSShare: float64(q.flops_share),
 		BandwidthShare: float64(q.bandwidth_share), MemoryShare: float64(q.memory_share),
-		MaxBatch: float64(q.max_batch), MemoryBandwidthBps: float64(q.memory_bandwidth_bytes_per_s)}
+		MaxBatch: float64(q.max_batch), MemoryBandwidthBps: float64(q.memory_bandwidth_bytes_per_s),
+		QueuePercentile: float64(q.queue_percentile), TensorParallelAllreduce: q.tensor_parallel_allreduce != 0,
+		Experts: float64(q.experts), ExpertsPerToken: float64(q.experts_per_token)}
 }
 
 // Serving is one replica at the batch the targets allow and the fleet
@@ -81,6 +92,11 @@ type Serving struct {
 	ReservedUtilisation                                  float64
 	CostPerMillionOutputTokens                           float64
 	CostPerMillionTokens                                 float64   // prompt and output
+	Utilisation                                          float64   // load of a replica: 1 without QueuePercentile
+	QueueWaitSeconds                                     float64   // the wait for a slot at QueuePercentile
+	AllreduceSeconds                                     float64   // of one decode step
+	ExpertsRead                                          float64   // distinct experts a step reads per MoE layer
+	WeightBytesRead                                      float64   // by one decode step
 	Needed                                               []float64 // the accelerators of each point
 	Split                                                Split     // the whole fixed/elastic split of Needed
 }
@@ -114,6 +130,11 @@ func Serve(t *Topology, w *Workload, p *Pricing, req ServeRequest) (*Serving, er
 	q.flops_share, q.bandwidth_share = C.double(req.FLOPSShare), C.double(req.BandwidthShare)
 	q.memory_share, q.max_batch = C.double(req.MemoryShare), C.double(req.MaxBatch)
 	q.memory_bandwidth_bytes_per_s = C.double(req.MemoryBandwidthBps)
+	q.queue_percentile = C.double(req.QueuePercentile)
+	if req.TensorParallelAllreduce {
+		q.tensor_parallel_allreduce = 1
+	}
+	q.experts, q.experts_per_token = C.double(req.Experts), C.double(req.ExpertsPerToken)
 	needed := make([]float64, len(req.Rate))
 	var out C.tco_serving
 	out.size = C.size_t(unsafe.Sizeof(out))
@@ -152,7 +173,10 @@ func Serve(t *Topology, w *Workload, p *Pricing, req ServeRequest) (*Serving, er
 		TotalCost: float64(out.total_cost), ReservedUtilisation: float64(out.reserved_utilisation),
 		CostPerMillionOutputTokens: float64(out.cost_per_million_output_tokens),
 		CostPerMillionTokens:       float64(out.cost_per_million_tokens),
-		Needed:                     needed, Split: splitOf(&sp),
+		Utilisation:                float64(out.utilisation), QueueWaitSeconds: float64(out.queue_wait_seconds),
+		AllreduceSeconds: float64(out.allreduce_seconds), ExpertsRead: float64(out.experts_read),
+		WeightBytesRead: float64(out.weight_bytes_read),
+		Needed:          needed, Split: splitOf(&sp),
 	}, nil
 }
 

@@ -162,3 +162,49 @@ func TestServeMonotone(t *testing.T) {
 		t.Fatal("a looser target never changed the fleet: the test means nothing")
 	}
 }
+
+// The opt-in refinements of tests/api/test_serving.c, by hand: ring
+// all-reduces on a replica of 2 (655,360 B a token at 450 GB/s), 64
+// experts with 2 a token, and one slot's queue (M/M/1, t = S: rho
+// e^(rho - 1) = 1/2).
+func TestServeOptInHandWorked(t *testing.T) {
+	s := handServing(t)
+	defer s.Close()
+	q := handRequest([]float64{10})
+	q.TensorParallel, q.TensorParallelAllreduce, q.TimePerOutputToken = 2, true, 0.03
+	r, err := s.Serve(q)
+	if err != nil || r.Batch != 161 || !servNear(r.AllreduceSeconds, 161*655360/450e9, 1e-14) {
+		t.Fatalf("all-reduce %+v (%v)", r, err)
+	}
+	moe, err := tco.NewScenario(tco.SetText("accelerator_model", "custom"), tco.Set("accelerator_peak_flops", 1e15),
+		tco.Set("accelerator_memory_bytes", 100e9), tco.Set("accelerator_tdp_watts", 700),
+		tco.Set("params_total", 10e9), tco.Set("params_active", 0.7e9), tco.Set("layers", 40),
+		tco.Set("hidden_size", 4096), tco.Set("heads", 32), tco.Set("kv_heads", 8),
+		tco.Set("interruptible_share", 0), tco.Set("reserved_per_accel_hour", 2.5),
+		tco.Set("on_demand_per_accel_hour", 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer moe.Close()
+	q = handRequest([]float64{10})
+	q.TimePerOutputToken, q.Experts, q.ExpertsPerToken = 0.02, 64, 2
+	if r, err = moe.Serve(q); err != nil || r.Batch != 77 || !servNear(r.ExpertsRead, 58.44758308504198, 1e-13) {
+		t.Fatalf("experts %+v (%v)", r, err)
+	}
+	S := 200 * 0.0102917504
+	q = handRequest([]float64{1})
+	q.MaxBatch, q.TimeToFirstToken, q.QueuePercentile = 1, 0.04032768+S, 0.5
+	if r, err = s.Serve(q); err != nil || !servNear(r.Utilisation, 0.6850769421545939, 1e-12) || r.Needed[0] != 4 {
+		t.Fatalf("queue %+v (%v)", r, err)
+	}
+	q.QueuePercentile = 1
+	var e *tco.Error
+	if _, err = s.Serve(q); !errors.As(err, &e) || e.ParamName != "request.queue_percentile" {
+		t.Fatalf("percentile 1: %v", err)
+	}
+	q = handRequest([]float64{1})
+	q.TensorParallel, q.TensorParallelAllreduce = 16, true
+	if _, err = s.Serve(q); !errors.As(err, &e) || e.ParamName != "request.tensor_parallel_allreduce" {
+		t.Fatalf("a replica past the node: %v", err)
+	}
+}

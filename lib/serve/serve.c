@@ -9,7 +9,8 @@
  * Each point's accelerators, tp x ceil(rate / throughput), grow with the
  * rate, so the baseline selected among the rates maps to the one
  * tco_capacity_split selects among the accelerators: no series of
- * accelerators is ever built here. */
+ * accelerators is ever built here. The opt-in queue, all-reduces and
+ * experts change the replica and its throughput, never that pass. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,10 +22,11 @@
 #define T(k) (t->v[IX_##k])
 #define W(k) (w->v[IX_##k])
 
-#define REQUEST_V1_SIZE sizeof(tco_serve_request)
-#define SERVING_V1_SIZE sizeof(tco_serving)
+#define REQUEST_V1_SIZE V1_SIZE(tco_serve_request, memory_bandwidth_bytes_per_s)
+#define SERVING_V1_SIZE V1_SIZE(tco_serving, cost_per_million_tokens)
 #define TP_MAX 4096
 #define EXACT_MAX 9007199254740992.0 /* 2^53: the largest count every double below holds exactly */
+#define EXPERTS_MAX 1e6
 
 void tco_serve_request_init(tco_serve_request *q)
 {
@@ -78,14 +80,20 @@ static int optional_check(double v, const char *name, double lo, double hi, int 
     return TCO_OK;
 }
 
-static int request_check(const tco_serve_request *q, tco_error *err)
+/* The caller's request, of any size from the first version's, into this
+ * version's struct (fields it does not know: 0, as before them), checked. */
+static int request_check(tco_serve_request *q, const tco_serve_request *given, tco_error *err)
 {
-    if (q->size < REQUEST_V1_SIZE)
+    if (given->size < REQUEST_V1_SIZE)
         return tco__fail_named(err, TCO_E_SIZE, "serve_request.size",
-                               "serve_request.size = %zu is below %zu: set it with tco_serve_request_init", q->size,
-                               REQUEST_V1_SIZE);
-    int rc = input_size_check(q, q->size, sizeof *q, "serve_request", err);
-    if (rc || (rc = tco__series_given(q->rate, q->n, "request.rate", err)))
+                               "serve_request.size = %zu is below %zu: set it with tco_serve_request_init",
+                               given->size, REQUEST_V1_SIZE);
+    int rc = input_size_check(given, given->size, sizeof *q, "serve_request", err);
+    if (rc)
+        return rc;
+    memset(q, 0, sizeof *q);
+    memcpy(q, given, MIN(given->size, sizeof *q));
+    if ((rc = tco__series_given(q->rate, q->n, "request.rate", err)))
         return rc;
     /* the interval in hours within what the split takes */
     if ((rc = real_check(q->interval_seconds, "request.interval_seconds", TCO__INTERVAL_MIN * 3600, 0,
@@ -110,6 +118,36 @@ static int request_check(const tco_serve_request *q, tco_error *err)
         (rc = optional_check(q->memory_bandwidth_bytes_per_s, "request.memory_bandwidth_bytes_per_s", 1e6, 1e15, 0,
                              " B/s", err)))
         return rc;
+    if (!isfinite(q->queue_percentile))
+        return tco__fail_named(err, TCO_E_NOT_FINITE, "request.queue_percentile",
+                               "request.queue_percentile = %g must be finite", q->queue_percentile);
+    if (!(q->queue_percentile >= 0 && q->queue_percentile < 1))
+        return tco__fail_named(err, TCO_E_RANGE, "request.queue_percentile",
+                               "request.queue_percentile = %g: allowed 0 (no queueing) or above 0 and below 1",
+                               q->queue_percentile);
+    if (q->queue_percentile > 0 && q->time_to_first_token == 0)
+        return tco__fail_named(err, TCO_E_INCONSISTENT, "request.time_to_first_token",
+                               "request.time_to_first_token = 0, but request.queue_percentile = %g needs the target "
+                               "the wait counts against: allowed 1e-09 to 86400 s",
+                               q->queue_percentile);
+    if (q->tensor_parallel_allreduce != 0 && q->tensor_parallel_allreduce != 1)
+        return tco__fail_named(err, TCO_E_RANGE, "request.tensor_parallel_allreduce",
+                               "request.tensor_parallel_allreduce = %d: allowed 0 (none) or 1 (ring all-reduces)",
+                               (int)q->tensor_parallel_allreduce);
+    if ((rc = optional_check(q->experts, "request.experts", 2, EXPERTS_MAX, 1, " routed experts per layer", err)))
+        return rc;
+    double k = q->experts_per_token;
+    if (!isfinite(k))
+        return tco__fail_named(err, TCO_E_NOT_FINITE, "request.experts_per_token",
+                               "request.experts_per_token = %g must be finite", k);
+    if (q->experts == 0 ? k != 0 : !(k >= 1 && k < q->experts && k == floor(k)))
+        return q->experts == 0
+                   ? tco__fail_named(err, TCO_E_RANGE, "request.experts_per_token",
+                                     "request.experts_per_token = %g: allowed 0 without request.experts", k)
+                   : tco__fail_named(err, TCO_E_RANGE, "request.experts_per_token",
+                                     "request.experts_per_token = %g: allowed a whole number 1 to %g (below "
+                                     "request.experts)",
+                                     k, q->experts - 1);
     return TCO_OK;
 }
 
@@ -119,6 +157,9 @@ static int request_check(const tco_serve_request *q, tco_error *err)
 typedef struct served {
     double params, active;     /* held in memory; computed per token */
     double weights, kv;        /* B of the weights; B of K and V per token */
+    double shared, expert;     /* MoE: B read whatever the routing; B of one routed expert over all layers */
+    double keep;               /* MoE: 1 - k / E, the chance a token passes an expert by */
+    double allreduce;          /* B one token's all-reduces move per layer pass: 2 x layers x hidden x bytes */
     double attn;               /* 2 x layers x attention width: attention FLOPs per token per token of context */
     double peak, bw, memory;   /* per accelerator: FLOP/s, B/s, B */
     double in, out;            /* tokens per request */
@@ -156,6 +197,20 @@ static int served_of(served *m, const tco_obj *t, const tco_obj *w, const tco_se
     /* K and V, kv_heads heads of hidden / heads values each, every layer */
     m->kv = 2 * sh.layers * sh.kv_heads * (sh.hidden / sh.heads) * bytes;
     m->attn = 2 * sh.layers * sh.width;
+    m->allreduce = 2 * sh.layers * sh.hidden * bytes;
+    if (q->experts > 0) {
+        /* total = shared + E x expert, active = shared + k x expert */
+        double E = q->experts, k = q->experts_per_token;
+        double expert = (m->params - m->active) / (E - k), shared = m->active - k * expert;
+        if (!(W(PARAMS_ACTIVE) > 0 && W(PARAMS_ACTIVE) < W(PARAMS_TOTAL)) || !(shared >= 0))
+            return tco__fail_named(err, TCO_E_INCONSISTENT, "request.experts",
+                                   "request.experts = %g with experts_per_token = %g needs params_active (%g) above 0, "
+                                   "below params_total (%g) and at least experts_per_token / experts of it",
+                                   E, k, W(PARAMS_ACTIVE), W(PARAMS_TOTAL));
+        m->shared = shared * bytes;
+        m->expert = expert * bytes;
+        m->keep = 1 - k / E;
+    }
     m->in = q->prompt_tokens;
     m->out = q->output_tokens;
     m->ctx_mean = m->in + m->out / 2;
@@ -167,18 +222,29 @@ static int served_of(served *m, const tco_obj *t, const tco_obj *w, const tco_se
 typedef struct replica {
     double tp;
     double a, b, c, d;   /* s: weights read; per sequence: KV read, compute, prefills' stall */
+    double g;            /* s per token: its all-reduces (0 without) */
+    double as, ae, E, lk;/* MoE (E > 0): s to read the shared weights, one expert; log(1 - k / E) */
     double prefill;      /* s: one prompt */
     double bmem;         /* sequences the memory holds (below 1: not even one) */
     double tpot1;        /* s per output token at batch 1 */
 } replica;
 
+/* Time to read the weights T tokens route to: all of them, or the shared
+ * ones and the E (1 - (1 - k/E)^T) distinct experts uniform routing
+ * reaches. */
+static double weights_at(const replica *r, double T)
+{
+    return r->E > 0 ? r->as - r->ae * r->E * expm1(T * r->lk) : r->a;
+}
+
 /* Time per output token at batch B: the decode step (roofline: the
  * weights and the batch's KV cache read, or its FLOPs, whichever is
- * slower) plus the prefills of the requests that replace the batch's
- * finished ones, B / output_tokens of a prompt per step. */
+ * slower; then its all-reduces) plus the prefills of the requests that
+ * replace the batch's finished ones, B / output_tokens of a prompt per
+ * step. */
 static double step_at(const replica *r, double B)
 {
-    return MAX(r->a + r->b * B, r->c * B);
+    return MAX(weights_at(r, B) + r->b * B, r->c * B) + r->g * B;
 }
 
 static double tpot_at(const replica *r, double B)
@@ -186,15 +252,25 @@ static double tpot_at(const replica *r, double B)
     return step_at(r, B) + r->d * B;
 }
 
-static void replica_at(replica *r, const served *m, const tco_serve_request *q, double tp)
+static void replica_at(replica *r, const served *m, const tco_serve_request *q, double tp, double link)
 {
     double flops = tp * m->peak * q->flops_share, bw = tp * m->bw * q->bandwidth_share;
     r->tp = tp;
     r->a = m->weights / bw;
     r->b = m->kv * m->ctx_mean / bw;
     r->c = (2 * m->active + m->attn * m->ctx_mean) / flops;
+    /* a ring all-reduce moves 2 (p - 1) / p of the data through each link */
+    r->g = link > 0 ? 2 * (tp - 1) / tp * m->allreduce / link : 0;
+    r->E = q->experts;
+    if (r->E > 0) {
+        r->as = m->shared / bw;
+        r->ae = m->expert / bw;
+        r->lk = log(m->keep);
+    }
     /* a causal prompt of L tokens: 2 P L, and attention over L^2 / 2 pairs */
-    r->prefill = m->in > 0 ? MAX((2 * m->active * m->in + m->attn * m->in * m->in / 2) / flops, r->a) : 0;
+    r->prefill = m->in > 0 ? MAX((2 * m->active * m->in + m->attn * m->in * m->in / 2) / flops, weights_at(r, m->in)) +
+                                 r->g * m->in
+                           : 0;
     r->d = r->prefill / m->out;
     r->bmem = floor((tp * m->memory * q->memory_share - m->weights) / (m->kv * m->ctx_max));
     r->tpot1 = tpot_at(r, 1);
@@ -240,7 +316,7 @@ static int replica_choose(replica *r, const served *m, const tco_serve_request *
     int whole_node = 0;
     if (tp == 0)
         for (tp = 1;; tp *= 2) {
-            replica_at(r, m, q, tp);
+            replica_at(r, m, q, tp, 0);
             if (r->bmem >= 1)
                 break;
             if (tp * 2 > node) {
@@ -248,7 +324,12 @@ static int replica_choose(replica *r, const served *m, const tco_serve_request *
                 break;
             }
         }
-    replica_at(r, m, q, tp);
+    if (q->tensor_parallel_allreduce && tp > node)
+        return tco__fail_named(err, TCO_E_INCONSISTENT, "request.tensor_parallel_allreduce",
+                               "request.tensor_parallel_allreduce = 1 prices the link inside a node, but a replica of "
+                               "%g spans nodes of %g: allowed request.tensor_parallel up to %g with it",
+                               tp, node, node);
+    replica_at(r, m, q, tp, q->tensor_parallel_allreduce ? T(INTRA_NODE_GBPS) * 1e9 : 0);
     return replica_fits(r, q) ? TCO_OK : replica_fail(r, m, q, whole_node, err);
 }
 
@@ -258,7 +339,8 @@ static double batch_of(const replica *r, const tco_serve_request *q, int32_t *li
 {
     double target = q->time_per_output_token;
     /* both sides of the roofline within the target, then the exact test */
-    double B = floor(MIN((target - r->a) / (r->b + r->d), target / (r->c + r->d)));
+    /* (with experts, a reads them all: a batch below the one sought) */
+    double B = floor(MIN((target - r->a) / (r->b + r->d + r->g), target / (r->c + r->d + r->g)));
     double cap = r->bmem;
     if (q->max_batch > 0)
         cap = MIN(cap, q->max_batch);
@@ -266,8 +348,13 @@ static double batch_of(const replica *r, const tco_serve_request *q, int32_t *li
         B = MAX(B, 1);
         while (B > 1 && tpot_at(r, B) > target)
             B--;
-        while (B + 1 <= cap && tpot_at(r, B + 1) <= target)
-            B++;
+        /* up by doubling steps, then halving them: TPOT grows with B */
+        double step = 1;
+        for (; B + step <= cap && tpot_at(r, B + step) <= target; step *= 2)
+            B += step;
+        for (; step >= 1; step /= 2)
+            if (B + step <= cap && tpot_at(r, B + step) <= target)
+                B += step;
     }
     if (B >= cap) {
         *limit = q->max_batch > 0 && q->max_batch < r->bmem ? TCO_SERVE_LIMIT_MAX_BATCH : TCO_SERVE_LIMIT_MEMORY;
@@ -277,22 +364,63 @@ static double batch_of(const replica *r, const tco_serve_request *q, int32_t *li
     return B;
 }
 
+/* ---- queueing for a batch slot (M/M/c) ------------------------------------ */
+
+/* Erlang C: the chance an arrival waits at c servers offered A < c
+ * erlangs, from Erlang B's recursion B_k = A B_{k-1} / (k + A B_{k-1}),
+ * which stays within [0, 1] at any c (Gross et al. 2008, section 2.3). */
+static double erlang_c(double c, double A)
+{
+    double bk = 1;
+    for (double k = 1; k <= c; k++)
+        bk = A * bk / (k + A * bk);
+    return bk / (1 - A / c * (1 - bk));
+}
+
+/* P(wait > t) at c slots of mean hold S, load rho: C e^(-c (1 - rho) t / S). */
+static double wait_beyond(double c, double S, double rho, double t)
+{
+    return erlang_c(c, c * rho) * exp(-c * (1 - rho) * t / S);
+}
+
+/* The highest load rho of c slots held S seconds each at which a share
+ * `within` of the requests waits t seconds or less, by bisection (the
+ * chance of a longer wait grows with rho, from 0 to 1); *wait: that share's
+ * wait at rho. */
+static double slot_load(double *wait, double c, double S, double t, double within)
+{
+    double lo = 0, hi = 1, beyond = 1 - within;
+    for (int i = 0; i < 64; i++) {
+        double mid = (lo + hi) / 2;
+        if (mid == lo || mid == hi)
+            break;
+        if (wait_beyond(c, S, mid, t) <= beyond)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double C = erlang_c(c, c * lo);
+    *wait = C > beyond ? log(C / beyond) * S / (c * (1 - lo)) : 0;
+    return lo;
+}
+
 /* ---- the fleet ------------------------------------------------------------ */
 
 int tco_serving_compute(tco_serving *out, tco_split *split, double *needed, size_t n_needed,
-                        const tco_serve_request *q, const tco_topology *topology, const tco_workload *workload,
+                        const tco_serve_request *given, const tco_topology *topology, const tco_workload *workload,
                         const tco_pricing *pricing, tco_error *err)
 {
     int rc;
+    tco_serve_request req, *q = &req;
     if (!out)
         return tco__fail(err, TCO_E_NULL, "out must not be NULL");
     if (out->size < SERVING_V1_SIZE || out->size > OUTPUT_MAX_SIZE)
         return tco__output_size_fail(err, "tco_serving", out->size, SERVING_V1_SIZE);
     if (split && (split->size < SPLIT_V1_SIZE || split->size > OUTPUT_MAX_SIZE))
         return tco__output_size_fail(err, "tco_split", split->size, SPLIT_V1_SIZE);
-    if (!q)
+    if (!given)
         return tco__fail(err, TCO_E_NULL, "request must not be NULL");
-    if ((rc = tco__frozen_inputs(topology, workload, pricing, err)) || (rc = request_check(q, err)))
+    if ((rc = tco__frozen_inputs(topology, workload, pricing, err)) || (rc = request_check(q, given, err)))
         return rc;
     if (n_needed && !needed)
         return tco__fail(err, TCO_E_NULL, "needed must not be NULL when n_needed = %zu", n_needed);
@@ -310,7 +438,13 @@ int tco_serving_compute(tco_serving *out, tco_split *split, double *needed, size
     double tpot = tpot_at(&r, batch);
     double tokens_s = batch / tpot, requests_s = tokens_s / m.out;
     double mu = q->rate_unit == TCO_SERVE_OUTPUT_TOKENS_PER_SECOND ? tokens_s : requests_s; /* in the series' unit */
-    double tp = r.tp;
+    double tp = r.tp, load = 1, wait = 0;
+    if (q->queue_percentile > 0) {
+        /* each replica's slots a queue of their own: a slot is held for
+         * the request's decode, output_tokens x TPOT */
+        load = slot_load(&wait, batch, m.out * tpot, q->time_to_first_token - r.prefill, q->queue_percentile);
+        mu *= load;
+    }
 
     elastic_rates er;
     if ((rc = tco__split_rates(&er, t, w, p, err)))
@@ -403,6 +537,11 @@ int tco_serving_compute(tco_serving *out, tco_split *split, double *needed, size
     s.cost_per_million_output_tokens = s.output_tokens > 0 ? s.total_cost / s.output_tokens * 1e6 : 0;
     double all_tokens = s.output_tokens + s.prompt_tokens;
     s.cost_per_million_tokens = all_tokens > 0 ? s.total_cost / all_tokens * 1e6 : 0;
+    s.utilisation = load;
+    s.queue_wait_seconds = wait;
+    s.allreduce_seconds = r.g * batch;
+    s.experts_read = q->experts > 0 ? -q->experts * expm1(batch * r.lk) : 0;
+    s.weight_bytes_read = q->experts > 0 ? m.shared + m.expert * s.experts_read : m.weights;
     if ((rc = tco__finite_result(&s.batch, (sizeof s - offsetof(tco_serving, batch)) / sizeof(double), "request.rate",
                                  err)))
         return rc;

@@ -2,6 +2,7 @@
  * unmet bound, and the fixed vs elastic split, against hand-worked values
  * and brute force. */
 #include <float.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "support.h"
@@ -325,6 +326,35 @@ static void test_split_year_matches_sort(void **state)
     free(sorted);
 }
 
+/* Past a million points the selection gathers into a sixteenth of the
+ * series rather than a fixed 65,536 values; it still finds what a full
+ * sort does (three million points, six years of minutes). */
+static void test_split_long_matches_sort(void **state)
+{
+    (void)state;
+    size_t n = 3000000;
+    double *d = malloc(n * sizeof *d), *sorted = malloc(n * sizeof *d);
+    assert_non_null(d);
+    assert_non_null(sorted);
+    uint64_t seed = 5;
+    for (size_t i = 0; i < n; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        d[i] = (double)(seed % 100000) / 8 + (i % 1440 < 480 ? 5000 : 0);
+    }
+    memcpy(sorted, d, n * sizeof *d);
+    qsort(sorted, n, sizeof *d, by_value);
+    scen s;
+    split_scen(&s, 0);
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split(&x, d, n, 1.0 / 60, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == sorted[n - 1 - (size_t)floor(0.625 * (double)n)]);
+    scen_free(&s);
+    free(d);
+    free(sorted);
+}
+
 /* ---- bad input ----------------------------------------------------------- */
 
 static void test_bad_series(void **state)
@@ -386,6 +416,34 @@ static void test_bad_series(void **state)
     scen_free(&s);
 }
 
+/* The statistics check their series in the summing pass itself (a
+ * negative value shows in the minimum, NaN or infinity in a lane's sum):
+ * every bad kind at every place of the four lanes and of the tail is
+ * refused naming its index, and so is a negative value a later NaN in the
+ * same lane would hide from the minimum; the output is left as it was. */
+static void test_stats_check_every_lane(void **state)
+{
+    (void)state;
+    const double bad[] = { -1, -INFINITY, INFINITY, NAN };
+    for (size_t b = 0; b < 4; b++)
+        for (size_t at = 0; at < 11; at++) {
+            double d[11] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+            d[at] = bad[b];
+            tco_demand_stats st = { .size = sizeof st };
+            tco_error err = { .size = sizeof err };
+            char want[32];
+            snprintf(want, sizeof want, "demand[%zu] = ", at);
+            assert_int_not_equal(tco_demand_stats_compute(&st, d, 11, 1, &err), TCO_OK);
+            assert_non_null(strstr(err.message, want));
+            assert_true(st.points == 0 && st.mean == 0);
+        }
+    double d[9] = { 1, -1, 3, 4, 5, NAN, 7, 8, 9 }; /* lane 1: -1, then NaN */
+    tco_error err = { .size = sizeof err };
+    tco_demand_stats st = { .size = sizeof st };
+    assert_int_equal(tco_demand_stats_compute(&st, d, 9, 1, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "demand[1] = -1"));
+}
+
 /* No silent wrong number: values whose sums overflow, and intervals so
  * small or large that the sums underflow or overflow, are refused naming
  * the input; before, the statistics came back NaN, the split infinite and
@@ -436,9 +494,11 @@ int main(void)
         cmocka_unit_test(test_split_is_optimal),
         cmocka_unit_test(test_split_spot),
         cmocka_unit_test(test_split_year_matches_sort),
+        cmocka_unit_test(test_split_long_matches_sort),
         cmocka_unit_test(test_bad_series),
         cmocka_unit_test(test_split_floor_without_ties),
         cmocka_unit_test(test_split_zero_baseline),
+        cmocka_unit_test(test_stats_check_every_lane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,15 +83,21 @@ static void test_defaults_and_names(void **state)
     assert_true(q.value == 0 && q.staff_cost_per_hour == -1 && q.log_needed_share == 0.5 &&
                 q.incident_age_days == 7 && q.rediagnosis_hours == 4 && q.checkpoint_corrupt_probability == 0.01 &&
                 q.replica_availability == 0.99);
+    assert_true(q.demand == NULL && q.n == 0 && q.interval_hours == 1 && q.baseline == 0 && q.acquire_hours == 0.25 &&
+                q.wait_cost_per_accelerator_hour == -1 && q.idle_timeout_hours == 0 && q.idle_gap_hours == 1 &&
+                q.idle_periods == -1);
     tco_saving_init(NULL);
     assert_string_equal(tco_saving_name(TCO_SAVING_METRICS_INTERVAL), "metrics_interval");
     assert_string_equal(tco_saving_name(TCO_SAVING_MORE_SPOT), "more_spot");
     assert_string_equal(tco_saving_side_effect_unit(TCO_SAVING_FEWER_REPLICAS), "1");
     assert_string_equal(tco_saving_side_effect_unit(TCO_SAVING_CHECKPOINT_INTERVAL), "accelerator-h");
-    for (int32_t k = 1; k <= 6; k++)
+    assert_string_equal(tco_saving_name(TCO_SAVING_SMALLER_BASELINE), "smaller_baseline");
+    assert_string_equal(tco_saving_name(TCO_SAVING_IDLE_RECLAIM), "idle_reclaim");
+    assert_string_equal(tco_saving_side_effect_unit(TCO_SAVING_IDLE_RECLAIM), "accelerator-h");
+    for (int32_t k = 1; k <= 8; k++)
         assert_non_null(tco_saving_side_effect(k));
     assert_null(tco_saving_name(0));
-    assert_null(tco_saving_name(7));
+    assert_null(tco_saving_name(9));
     assert_null(tco_saving_side_effect(-1));
     assert_null(tco_saving_side_effect_unit(99));
 }
@@ -387,6 +393,114 @@ static void test_monotone(void **state)
     scen_free(&s);
 }
 
+/* The rates of the smaller-baseline tests: reserved 2.5, on demand 4, no
+ * interruptible demand (the elastic rate is on demand's). */
+static void baseline_scen(scen *s)
+{
+    scen_new(s);
+    SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SW(s, TCO_P_INTERRUPTIBLE_SHARE, 0);
+    scen_freeze(s);
+}
+
+static const double hourly[] = { 2, 6, 3, 8, 1 };
+
+static tco_saving baseline_cut(double from, double to)
+{
+    tco_saving q = saving(TCO_SAVING_SMALLER_BASELINE, to);
+    q.demand = hourly;
+    q.n = 5;
+    q.baseline = from;
+    return q;
+}
+
+/* A smaller baseline, by hand (doc/model.md, sections 7 and 22): demand
+ * 2, 6, 3, 8, 1 accelerators over five hours. At 6 reserved: 6 x 5 x 2.5
+ * = 75, above it 2 accelerator-hours at 4 = 8: 83. At 2: 25 + (4 + 1 + 6)
+ * x 4 = 69; the saving is 14. Above 6 the excess 0, 0, 0, 2, 0 rises by
+ * 2 accelerators; above 2 the excess 0, 4, 1, 6, 0 rises by 4 + 5 = 9:
+ * 7 more acquired, each waiting 0.25 h: 1.75 accelerator-hours. At 10 an
+ * accelerator-hour of waiting that is 17.5, more than the saving
+ * (flagged); at 4 it is 7 (worth it). */
+static void test_smaller_baseline(void **state)
+{
+    (void)state;
+    scen s;
+    baseline_scen(&s);
+    tco_saving q = baseline_cut(6, 2);
+    q.wait_cost_per_accelerator_hour = 10;
+    tco_tradeoff o = weigh(&s, &q);
+    assert_int_equal(o.kind, TCO_SAVING_SMALLER_BASELINE);
+    assert_true(o.current_value == 6 && o.new_value == 2 && o.in_estimate == 0);
+    assert_rel(o.total_before, 83, 1e-15);
+    assert_rel(o.total_after, 69, 1e-15);
+    assert_rel(o.saving, 14, 1e-14);
+    assert_rel(o.side_effect, 1.75, 1e-15);
+    assert_rel(o.side_effect_accelerator_hours, 1.75, 1e-15);
+    assert_rel(o.side_effect_cost, 17.5, 1e-15);
+    assert_int_equal(o.verdict, TCO_VERDICT_FLAGGED);
+    assert_int_equal(o.flagged, 1);
+    /* the totals are the split's at each baseline */
+    tco_split sp = { .size = sizeof sp };
+    assert_int_equal(tco_capacity_split_at(&sp, 2, hourly, 5, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(o.total_after == sp.total_cost);
+    q.wait_cost_per_accelerator_hour = 4;
+    o = weigh(&s, &q);
+    assert_rel(o.side_effect_cost, 7, 1e-15);
+    assert_int_equal(o.verdict, TCO_VERDICT_WORTH_IT);
+    /* below the split's optimum (2) the bill rises: no saving; at 0 every
+     * rise of the demand, 2 + 4 + 5 = 11 against 2, waits */
+    q = baseline_cut(2, 0);
+    o = weigh(&s, &q);
+    assert_rel(o.total_after, 80, 1e-15); /* 20 accelerator-hours at 4 */
+    assert_int_equal(o.verdict, TCO_VERDICT_NO_SAVING);
+    assert_rel(o.side_effect, 0.25 * (11 - 9), 1e-15);
+    scen_free(&s);
+}
+
+/* A tighter idle reclaim, by hand: idle gaps of mean 1 h, exponential;
+ * the timeout cut from 1 h to 0.5 h. Held idle per period and
+ * accelerator: 1 - e^-1 = 0.63212056 h before, 1 - e^-0.5 = 0.39346934 h
+ * after; released e^-1 = 0.36787944 and e^-0.5 = 0.60653066 of the
+ * times: 0.23865122 more, each waiting 0.25 h. Over 10 periods of the
+ * job's n accelerators the saving is 10 n 0.23865122 h at the waste
+ * price, the side-effect 10 n 0.23865122 x 0.25 accelerator-hours: a
+ * quarter of it at the same price (worth it), 1.25 times it at five times
+ * that price (flagged), whatever the timeout (the gaps are memoryless). */
+static void test_idle_reclaim(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    scen_freeze(&s);
+    tco_estimate b = estimate_at(&s, 0, 0, 0);
+    tco_saving q = saving(TCO_SAVING_IDLE_RECLAIM, 0.5);
+    q.idle_timeout_hours = 1;
+    q.idle_periods = 10;
+    tco_tradeoff o = weigh(&s, &q);
+    double n = b.job_accelerators, more = exp(-0.5) - exp(-1), price = per_hour(&b);
+    assert_rel(more, 0.23865122, 1e-7);
+    assert_true(o.current_value == 1 && o.new_value == 0.5 && o.in_estimate == 0);
+    assert_rel(o.saving, 10 * n * more * price, 1e-12);
+    assert_rel(o.total_before, b.total + 10 * n * (1 - exp(-1)) * price, 1e-12);
+    assert_rel(o.total_after, b.total + 10 * n * (1 - exp(-0.5)) * price, 1e-12);
+    assert_rel(o.side_effect, 10 * n * more * 0.25, 1e-12);
+    assert_rel(o.side_effect_cost, 10 * n * more * 0.25 * price, 1e-12);
+    assert_int_equal(o.verdict, TCO_VERDICT_WORTH_IT);
+    q.wait_cost_per_accelerator_hour = 5 * price;
+    q.value = 0;
+    o = weigh(&s, &q);
+    assert_rel(o.side_effect_cost / o.saving, 1.25, 1e-12);
+    assert_int_equal(o.verdict, TCO_VERDICT_FLAGGED);
+    /* by default the allocation falls idle once a run */
+    q = saving(TCO_SAVING_IDLE_RECLAIM, 0.5);
+    q.idle_timeout_hours = 1;
+    o = weigh(&s, &q);
+    assert_rel(o.side_effect, getw(&s, TCO_P_RUNS) * n * more * 0.25, 1e-12);
+    scen_free(&s);
+}
+
 /* Every bad input: its code and field, and nothing written. */
 static void check_refused(const scen *s, const tco_saving *q, int code, const char *field)
 {
@@ -419,7 +533,7 @@ static void test_bad_input(void **state)
         check_refused(&s, &q, (code), (field));                                                                 \
     } while (0)
     BAD(0, 30, TCO_E_RANGE, "saving.kind");
-    BAD(7, 30, TCO_E_RANGE, "saving.kind");
+    BAD(9, 30, TCO_E_RANGE, "saving.kind");
     BAD(-1, 30, TCO_E_RANGE, "saving.kind");
     BAD(TCO_SAVING_METRICS_INTERVAL, NAN, TCO_E_NOT_FINITE, "saving.value");
     BAD(TCO_SAVING_METRICS_INTERVAL, INFINITY, TCO_E_NOT_FINITE, "saving.value");
@@ -460,6 +574,52 @@ static void test_bad_input(void **state)
         memcpy((char *)&q + side[i].off, &side[i].v, sizeof(double));
         check_refused(&s, &q, side[i].code, side[i].field);
     }
+    /* the inputs of kinds 7 and 8, refused whatever the kind */
+    struct {
+        size_t off;
+        double v;
+        int code;
+        const char *field;
+    } more[] = {
+        { offsetof(tco_saving, interval_hours), 0, TCO_E_RANGE, "saving.interval_hours" },
+        { offsetof(tco_saving, interval_hours), NAN, TCO_E_NOT_FINITE, "saving.interval_hours" },
+        { offsetof(tco_saving, baseline), -1, TCO_E_RANGE, "saving.baseline" },
+        { offsetof(tco_saving, acquire_hours), -0.1, TCO_E_RANGE, "saving.acquire_hours" },
+        { offsetof(tco_saving, acquire_hours), INFINITY, TCO_E_NOT_FINITE, "saving.acquire_hours" },
+        { offsetof(tco_saving, wait_cost_per_accelerator_hour), -2, TCO_E_RANGE,
+          "saving.wait_cost_per_accelerator_hour" },
+        { offsetof(tco_saving, idle_timeout_hours), -1, TCO_E_RANGE, "saving.idle_timeout_hours" },
+        { offsetof(tco_saving, idle_gap_hours), 0, TCO_E_RANGE, "saving.idle_gap_hours" },
+        { offsetof(tco_saving, idle_periods), -0.5, TCO_E_RANGE, "saving.idle_periods" },
+        { offsetof(tco_saving, idle_periods), NAN, TCO_E_NOT_FINITE, "saving.idle_periods" },
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+        q = saving(TCO_SAVING_METRICS_INTERVAL, 30);
+        memcpy((char *)&q + more[i].off, &more[i].v, sizeof(double));
+        check_refused(&s, &q, more[i].code, more[i].field);
+    }
+    const double bad_series[] = { 1, NAN }, neg_series[] = { 1, -1 };
+    q = saving(TCO_SAVING_METRICS_INTERVAL, 30);
+    q.n = 2;
+    check_refused(&s, &q, TCO_E_NULL, "saving.demand");
+    q.demand = bad_series;
+    check_refused(&s, &q, TCO_E_NOT_FINITE, NULL);
+    q.demand = neg_series;
+    check_refused(&s, &q, TCO_E_RANGE, NULL);
+    q = saving(TCO_SAVING_SMALLER_BASELINE, 2); /* no series */
+    q.baseline = 6;
+    check_refused(&s, &q, TCO_E_INCONSISTENT, "saving.demand");
+    q = baseline_cut(0, 0);
+    check_refused(&s, &q, TCO_E_INCONSISTENT, "saving.baseline");
+    q = baseline_cut(6, 6);
+    check_refused(&s, &q, TCO_E_RANGE, "saving.value");
+    q = baseline_cut(6, -1);
+    check_refused(&s, &q, TCO_E_RANGE, "saving.value");
+    q = saving(TCO_SAVING_IDLE_RECLAIM, 0);
+    check_refused(&s, &q, TCO_E_INCONSISTENT, "saving.idle_timeout_hours");
+    q.idle_timeout_hours = 1;
+    q.value = 1;
+    check_refused(&s, &q, TCO_E_RANGE, "saving.value");
     /* sizes */
     q = saving(TCO_SAVING_METRICS_INTERVAL, 30);
     q.size = 8;
@@ -476,6 +636,14 @@ static void test_bad_input(void **state)
     big.newer = 0;
     tco_tradeoff o = { .size = sizeof o };
     assert_int_equal(tco_tradeoff_compute(&o, &big.q, s.t, s.w, s.p, NULL), TCO_OK);
+    /* the first 1.1 saving, without the fields of kinds 7 and 8: what lies
+     * past it is not read, and it weighs as the full one at their defaults */
+    tco_tradeoff first = { .size = sizeof first };
+    q = saving(TCO_SAVING_METRICS_INTERVAL, 30);
+    memset((char *)&q + offsetof(tco_saving, demand), 0x5a, sizeof q - offsetof(tco_saving, demand));
+    q.size = offsetof(tco_saving, demand);
+    assert_int_equal(tco_tradeoff_compute(&first, &q, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_memory_equal(&first, &o, sizeof o);
     q = saving(TCO_SAVING_METRICS_INTERVAL, 30);
     o.size = 16;
     assert_int_equal(tco_tradeoff_compute(&o, &q, s.t, s.w, s.p, NULL), TCO_E_SIZE);
@@ -525,6 +693,31 @@ static void test_batch(void **state)
         worth += rows[i].verdict == TCO_VERDICT_WORTH_IT;
     }
     assert_true(flagged > 0 && worth > 0);
+    /* with a demand series above its optimum and an idle timeout, kinds 7
+     * and 8 join: the split's optimum (2, test_smaller_baseline) and the
+     * timeout halved */
+    scen_free(&s);
+    baseline_scen(&s);
+    tco_saving side7 = baseline_cut(6, 0);
+    side7.kind = 0;
+    side7.value = 0;
+    side7.idle_timeout_hours = 2;
+    assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, &side7, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_int_equal(n, 8);
+    assert_true(rows[6].kind == TCO_SAVING_SMALLER_BASELINE && rows[6].new_value == 2 && rows[6].status == TCO_OK);
+    assert_true(rows[7].kind == TCO_SAVING_IDLE_RECLAIM && rows[7].new_value == 1 && rows[7].status == TCO_OK);
+    for (int i = 6; i < 8; i++) {
+        tco_saving q = side7;
+        q.kind = rows[i].kind;
+        q.value = rows[i].new_value;
+        tco_tradeoff one = weigh(&s, &q);
+        assert_memory_equal(&one, &rows[i], sizeof one);
+    }
+    /* at or below the optimum there is nothing to cut */
+    side7.baseline = 2;
+    assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, &side7, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_int_equal(n, 7);
+    assert_int_equal(rows[6].kind, TCO_SAVING_IDLE_RECLAIM);
     /* cap 2: two rows, n all of them, the rest untouched */
     tco_tradeoff few[3];
     memset(few, 0x5a, sizeof few);
@@ -573,6 +766,8 @@ int main(void)
         cmocka_unit_test(test_checkpoint_interval),
         cmocka_unit_test(test_more_spot),
         cmocka_unit_test(test_fewer_replicas),
+        cmocka_unit_test(test_smaller_baseline),
+        cmocka_unit_test(test_idle_reclaim),
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_batch),

@@ -68,6 +68,8 @@ static void test_defaults(void **state)
     assert_true(q.prompt_tokens == 1024 && q.output_tokens == 256 && q.time_per_output_token == 0.1);
     assert_true(q.time_to_first_token == 0 && q.flops_share == 0.5 && q.bandwidth_share == 0.7);
     assert_true(q.memory_share == 0.9 && q.max_batch == 256 && q.memory_bandwidth_bytes_per_s == 0);
+    assert_true(q.queue_percentile == 0 && q.tensor_parallel_allreduce == 0 && q.experts == 0);
+    assert_true(q.experts_per_token == 0);
     tco_serve_request_init(NULL); /* accepted, does nothing */
     assert_string_equal(tco_serve_limit_name(TCO_SERVE_LIMIT_LATENCY), "latency");
     assert_string_equal(tco_serve_limit_name(TCO_SERVE_LIMIT_MEMORY), "memory");
@@ -163,6 +165,169 @@ static void test_replica_hand_worked(void **state)
     assert_true(r.batch == 124 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY && r.prefill_seconds == 0);
     assert_rel(r.step_seconds, 124 * 4.0065536e-4, 1e-14);
     assert_rel(r.time_per_output_token, 124 * 4.0065536e-4, 1e-14);
+    scen_free(&s);
+}
+
+/* Tensor-parallel all-reduces (doc/model.md, section 20), by hand: a
+ * replica of 2 on the hand accelerator, 450 GB/s inside the node (the
+ * topology's intra_node_gbps default). One token's all-reduces move
+ * 2 x 40 layers x 4,096 x 2 B = 655,360 B, of which a ring of 2 sends
+ * 2 (2 - 1) / 2 = 1 times through each link: g = 655,360 / 450e9 =
+ * 1.4563556e-6 s a token. F' = 1e15, B' = 4e12: a = 0.005, b = 4.5056e-5,
+ * c = 2.0360448e-5; prefill 0.02016384 + 1,000 g = 0.021620196 s, d =
+ * 1.0810098e-4. At 30 ms: (0.03 - a) / (b + d + g) = 161.69: 161, TPOT
+ * 0.005 + 161 (b + d + g) = 0.029892747 s, of which 161 g = 2.3447324e-4
+ * s of all-reduce; without them 171. */
+static void test_allreduce_hand_worked(void **state)
+{
+    (void)state;
+    scen s;
+    hand_scen(&s);
+    const double rate[] = { 10 };
+    tco_serve_request q;
+    hand_request(&q, rate, 1);
+    q.tensor_parallel = 2;
+    q.time_per_output_token = 0.03;
+    tco_serving r = { .size = sizeof r }, off = { .size = sizeof off };
+    assert_int_equal(serve(&off, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(off.batch == 171 && off.allreduce_seconds == 0);
+    q.tensor_parallel_allreduce = 1;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.batch == 161 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
+    assert_rel(r.prefill_seconds, 0.02016384 + 1000 * 655360 / 450e9, 1e-14);
+    assert_rel(r.allreduce_seconds, 161 * 655360 / 450e9, 1e-14);
+    assert_rel(r.step_seconds, 0.005 + 161 * (4.5056e-5 + 655360 / 450e9), 1e-14);
+    assert_rel(r.time_per_output_token, 0.029892746666666664, 1e-13);
+    assert_true(r.utilisation == 1 && r.queue_wait_seconds == 0 && r.experts_read == 0);
+    assert_true(r.weight_bytes_read == 2e10);
+    /* one accelerator has nothing to all-reduce: as without */
+    q.tensor_parallel = 1;
+    q.time_per_output_token = 0.05;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.batch == 137 && r.allreduce_seconds == 0);
+    assert_rel(r.time_per_output_token, 0.0499698048, 1e-14);
+    /* a replica past the node has no intra-node ring */
+    q.tensor_parallel = 16;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "request.tensor_parallel_allreduce");
+    scen_free(&s);
+}
+
+/* Mixture of experts by hand: 10B parameters, 0.7B active, 64 routed
+ * experts, 2 a token. An expert is (10e9 - 0.7e9) / 62 = 0.15e9
+ * parameters (0.3e9 B), the shared rest 0.7e9 - 2 x 0.15e9 = 0.4e9 (0.8e9
+ * B). At batch 1 a step reads 0.8e9 + 2 x 0.3e9 = 1.4e9 B: 0.7 ms at 2e12
+ * B/s, where every expert would take 10 ms. The prompt of 1,000 tokens
+ * reaches 64 (1 - (31/32)^1000) = 64 - 1.0e-12 experts: its read floor,
+ * 0.01 s, is above its FLOPs (3.13 ms). At 20 ms the batch is 77 (71 if
+ * every expert were read), where 64 (1 - (31/32)^77) = 58.447583 experts
+ * are read, 0.8e9 + 58.447583 x 0.3e9 = 1.8334275e10 B. */
+static void test_experts_hand_worked(void **state)
+{
+    (void)state;
+    scen s;
+    hand_scen(&s);
+    tco_workload_free(s.w);
+    assert_int_equal(tco_workload_new(&s.w, NULL), TCO_OK);
+    SW(&s, TCO_P_PARAMS_TOTAL, 10e9);
+    SW(&s, TCO_P_PARAMS_ACTIVE, 0.7e9);
+    SW(&s, TCO_P_LAYERS, 40);
+    SW(&s, TCO_P_HIDDEN_SIZE, 4096);
+    SW(&s, TCO_P_HEADS, 32);
+    SW(&s, TCO_P_KV_HEADS, 8);
+    SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0);
+    assert_int_equal(tco_workload_freeze(s.w, NULL), TCO_OK);
+    const double rate[] = { 10 };
+    tco_serve_request q;
+    hand_request(&q, rate, 1);
+    q.time_per_output_token = 0.02;
+    tco_serving r = { .size = sizeof r };
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.batch == 71 && r.experts_read == 0 && r.weight_bytes_read == 2e10);
+    q.experts = 64;
+    q.experts_per_token = 2;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.batch == 77 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
+    assert_rel(r.experts_read, 58.44758308504198, 1e-13);
+    assert_rel(r.weight_bytes_read, 18334274925.512592, 1e-13);
+    assert_rel(r.prefill_seconds, 0.01, 1e-11);
+    assert_rel(r.min_time_per_output_token, 0.0007 + 9.0112e-5 + 0.01 / 200, 1e-11);
+    assert_rel(r.time_per_output_token, 0.019955761462756235, 1e-12);
+    assert_true(r.weight_bytes == 2e10); /* memory still holds every expert */
+    /* one token reaches exactly k experts: the step reads params_active */
+    q.max_batch = 1;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_rel(r.experts_read, 2, 1e-14);
+    assert_rel(r.weight_bytes_read, 0.7e9 * 2, 1e-14);
+    assert_rel(r.step_seconds, 0.0007 + 9.0112e-5, 1e-12);
+    q.max_batch = 256;
+    /* params_active must leave the shared weights at least k / E */
+    q.experts_per_token = 5; /* 0.7e9 < 5 / 64 x 10e9 */
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "request.experts");
+    scen_free(&s);
+}
+
+/* Queueing (M/M/c; Gross et al. 2008, section 2.3), by hand. With
+ * max_batch 1 a replica is one slot (M/M/1), held S = 200 x TPOT(1) =
+ * 200 x 0.0102917504 = 2.05835008 s; with time_to_first_token = prefill
+ * + S the wait may be t = S, and P(W > t) = rho e^(-(1 - rho) t / S) =
+ * rho e^(rho - 1). At the median (q = 0.5) rho e^(rho - 1) = 0.5: rho =
+ * W(e / 2) = 0.68507694 (Lambert's W). A replica then takes 0.68507694 /
+ * S = 0.33282820 requests/s, and 1 request/s needs ceil(3.0046) = 4
+ * replicas, where full load takes ceil(2.058) = 3. With max_batch 2
+ * (M/M/2): C = 2 rho^2 / (1 + rho), and at q = 0.9, t = S:
+ * 2 rho^2 / (1 + rho) e^(-2 (1 - rho)) = 0.1. */
+static void test_queue_hand_worked(void **state)
+{
+    (void)state;
+    scen s;
+    hand_scen(&s);
+    const double rate[] = { 1 };
+    tco_serve_request q;
+    hand_request(&q, rate, 1);
+    q.max_batch = 1;
+    tco_serving r = { .size = sizeof r };
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.batch == 1 && r.peak_accelerators == 3 && r.utilisation == 1);
+    double S = 200 * 0.0102917504;
+    q.queue_percentile = 0.5;
+    q.time_to_first_token = 0.04032768 + S;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_rel(r.utilisation, 0.6850769421545939, 1e-12);
+    assert_rel(r.utilisation * exp(r.utilisation - 1), 0.5, 1e-12);
+    assert_rel(r.queue_wait_seconds, S, 1e-9);
+    assert_true(r.peak_accelerators == 4);
+    assert_rel(r.replica_requests_per_second, 1 / S, 1e-13); /* full load, as before */
+
+    q.max_batch = 2;
+    q.queue_percentile = 0.9;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.batch == 2);
+    q.time_to_first_token = r.prefill_seconds + 200 * r.time_per_output_token; /* t = S at this TPOT */
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    double rho = r.utilisation;
+    assert_rel(2 * rho * rho / (1 + rho) * exp(-2 * (1 - rho)), 0.1, 1e-12);
+    assert_rel(rho, 0.46278948217644333, 1e-12);
+
+    /* A higher percentile, or less time to wait, never needs fewer
+     * accelerators; the default batch (137 slots) runs near full load. */
+    q.max_batch = 256;
+    q.time_to_first_token = 1;
+    double last = 0, last_load = 1;
+    const double pct[] = { 0.5, 0.9, 0.99, 0.999 };
+    const double big[] = { 1000 };
+    q.rate = big;
+    for (int i = 0; i < 4; i++) {
+        q.queue_percentile = pct[i];
+        assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+        assert_true(r.peak_accelerators >= last && r.utilisation < last_load && r.utilisation > 0.8);
+        assert_true(r.queue_wait_seconds <= 1 - r.prefill_seconds);
+        last = r.peak_accelerators;
+        last_load = r.utilisation;
+    }
     scen_free(&s);
 }
 
@@ -451,6 +616,43 @@ static void test_bad_request_fields(void **state)
     hand_request(&q, rate, 2);
     q.memory_bandwidth_bytes_per_s = 0;
     expect_field(&q, &s, TCO_E_INCONSISTENT, "request.memory_bandwidth_bytes_per_s");
+    /* the opt-in fields */
+    const double bad_pct[] = { NAN, -0.1, 1, 2 };
+    const int pct_codes[] = { TCO_E_NOT_FINITE, TCO_E_RANGE, TCO_E_RANGE, TCO_E_RANGE };
+    for (int k = 0; k < 4; k++) {
+        hand_request(&q, rate, 2);
+        q.time_to_first_token = 1;
+        q.queue_percentile = bad_pct[k];
+        expect_field(&q, &s, pct_codes[k], "request.queue_percentile");
+    }
+    hand_request(&q, rate, 2);
+    q.queue_percentile = 0.99; /* no target to wait against */
+    expect_field(&q, &s, TCO_E_INCONSISTENT, "request.time_to_first_token");
+    hand_request(&q, rate, 2);
+    q.tensor_parallel_allreduce = 2;
+    expect_field(&q, &s, TCO_E_RANGE, "request.tensor_parallel_allreduce");
+    q.tensor_parallel_allreduce = -1;
+    expect_field(&q, &s, TCO_E_RANGE, "request.tensor_parallel_allreduce");
+    const double bad_e[] = { NAN, 1, 2.5, 2e6 };
+    const int e_codes[] = { TCO_E_NOT_FINITE, TCO_E_RANGE, TCO_E_RANGE, TCO_E_RANGE };
+    for (int k = 0; k < 4; k++) {
+        hand_request(&q, rate, 2);
+        q.experts = bad_e[k];
+        q.experts_per_token = 1;
+        expect_field(&q, &s, e_codes[k], "request.experts");
+    }
+    const double bad_k[][2] = { { 0, 1 }, { 8, 0 }, { 8, 8 }, { 8, 1.5 }, { 8, NAN } };
+    for (int k = 0; k < 5; k++) {
+        hand_request(&q, rate, 2);
+        q.experts = bad_k[k][0];
+        q.experts_per_token = bad_k[k][1];
+        expect_field(&q, &s, k == 4 ? TCO_E_NOT_FINITE : TCO_E_RANGE, "request.experts_per_token");
+    }
+    /* a dense workload (params_active 0) has no experts to route to */
+    hand_request(&q, rate, 2);
+    q.experts = 8;
+    q.experts_per_token = 2;
+    expect_field(&q, &s, TCO_E_INCONSISTENT, "request.experts");
     scen_free(&s);
 }
 
@@ -514,6 +716,16 @@ static void test_bad_series_and_sizes(void **state)
     newer.q.size = 1025;
     newer.extra = 0;
     assert_int_equal(serve(&r, NULL, NULL, 0, &newer.q, &s, &err), TCO_E_SIZE);
+    /* the first 1.1 request, without the opt-in fields: what lies past it
+     * is not read, and it serves as the full request at their defaults */
+    tco_serving full = { .size = sizeof full }, first = { .size = sizeof first };
+    hand_request(&q, ok, 2);
+    assert_int_equal(serve(&full, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    memset((char *)&q + offsetof(tco_serve_request, queue_percentile), 0x5a,
+           sizeof q - offsetof(tco_serve_request, queue_percentile));
+    q.size = offsetof(tco_serve_request, queue_percentile);
+    assert_int_equal(serve(&first, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_memory_equal(&full, &first, sizeof full);
 
     /* an older, smaller out gets what it holds */
     struct {
@@ -627,6 +839,9 @@ int main(void)
         cmocka_unit_test(test_catalogue_bandwidth),
         cmocka_unit_test(test_replica_hand_worked),
         cmocka_unit_test(test_fleet_hand_worked),
+        cmocka_unit_test(test_allreduce_hand_worked),
+        cmocka_unit_test(test_experts_hand_worked),
+        cmocka_unit_test(test_queue_hand_worked),
         cmocka_unit_test(test_auto_tensor_parallel),
         cmocka_unit_test(test_published_palm),
         cmocka_unit_test(test_latency_and_memory_bounds),

@@ -8,9 +8,6 @@
  * 15 rounds. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include <tco.h>
 
@@ -22,6 +19,21 @@
 #define CALLS 200 /* tornadoes per round */
 #define ROWS 512  /* more than the table holds */
 
+typedef struct {
+    tco_swing rows[ROWS];
+    size_t n;
+    const tco_topology *t;
+    const tco_workload *w;
+    const tco_pricing *p;
+} tornado;
+
+static int one(void *ctx)
+{
+    tornado *x = ctx;
+    return tco_sensitivity(x->rows, sizeof x->rows[0], ROWS, &x->n, 0.1, x->t, x->w, x->p, NULL) ||
+           !(x->rows[0].spread > 0);
+}
+
 int main(void)
 {
     tco_topology *t;
@@ -30,51 +42,29 @@ int main(void)
     if (tco_topology_new(&t, NULL) || tco_topology_freeze(t, NULL) || tco_workload_new(&w, NULL) ||
         tco_workload_freeze(w, NULL) || tco_pricing_new(&p, NULL) || tco_pricing_freeze(p, NULL))
         return 1;
-    static tco_swing rows[ROWS];
-    size_t n = 0;
+    static tornado x;
+    x.t = t, x.w = w, x.p = p;
     tco_error err = TCO_ERROR_INIT;
-    if (tco_sensitivity(rows, sizeof rows[0], ROWS, &n, 0.1, t, w, p, &err)) {
+    if (tco_sensitivity(x.rows, sizeof x.rows[0], ROWS, &x.n, 0.1, t, w, p, &err)) {
         fprintf(stderr, "tornado: %s\n", err.message);
         return 1;
     }
-    if (n == 0 || n > ROWS)
+    if (x.n == 0 || x.n > ROWS)
         return 1;
-    int swings = (int)(2 * n);
-
-    static tco_estimate e;
-    e.size = sizeof e;
-    double tornado_us[ROUNDS], baseline_us[ROUNDS], sink = 0;
-    size_t allocs = 0;
-    for (int r = 0; r < ROUNDS; r++) {
-        size_t a0 = allocations;
-        double t0 = now();
-        for (int i = 0; i < CALLS; i++) {
-            if (tco_sensitivity(rows, sizeof rows[0], ROWS, &n, 0.1, t, w, p, NULL))
-                return 1;
-            sink += rows[0].spread;
-        }
-        double t1 = now();
-        allocs += allocations - a0;
-        for (int i = 0; i < CALLS; i++)
-            for (int j = 0; j < swings; j++) {
-                if (tco_estimate_compute(&e, t, w, p, NULL))
-                    return 1;
-                sink += e.total;
-            }
-        double t2 = now();
-        tornado_us[r] = (t1 - t0) / CALLS * 1e6;
-        baseline_us[r] = (t2 - t1) / CALLS * 1e6;
-    }
-    double tor = median(tornado_us, ROUNDS), base = median(baseline_us, ROUNDS);
+    int swings = (int)(2 * x.n);
+    bench_call b;
+    if (bench_against_estimate(&b, one, &x, ROUNDS, CALLS, CALLS * swings, t, w, p, &allocations))
+        return 1;
+    double base = b.estimate_us * swings;
     printf("tornado: %.1f us per call, %zu parameters, %d swings (median of %d rounds of %d calls), "
            "target 200 us: %.2fx of target\n",
-           tor, n, swings, ROUNDS, CALLS, tor / 200);
+           b.us, x.n, swings, ROUNDS, CALLS, b.us / 200);
     printf("baseline: %.1f us for %d tco_estimate_compute calls; tornado / baseline = %.2f\n", base, swings,
-           tor / base);
+           b.us / base);
     if (alloc_counting())
-        printf("heap allocations during %d tornadoes: %zu\n", ROUNDS * CALLS, allocs);
+        printf("heap allocations during %d tornadoes: %zu\n", ROUNDS * CALLS, b.allocations);
     tco_topology_free(t);
     tco_workload_free(w);
     tco_pricing_free(p);
-    return sink > 0 && (allocs == 0 || !alloc_counting()) ? 0 : 1;
+    return b.allocations == 0 || !alloc_counting() ? 0 : 1;
 }

@@ -18,6 +18,20 @@
 #define ESTIMATES 20000
 #define TARGET_US 50.0
 
+typedef struct {
+    tco_target g;
+    tco_sizing s;
+    const tco_topology *t;
+    const tco_workload *w;
+    const tco_pricing *p;
+} sizing;
+
+static int one(void *ctx)
+{
+    sizing *x = ctx;
+    return tco_size(&x->s, &x->g, x->t, x->w, x->p, NULL) || x->s.accelerators != 640;
+}
+
 int main(void)
 {
     tco_topology *t;
@@ -26,45 +40,22 @@ int main(void)
     if (tco_topology_new(&t, NULL) || tco_topology_freeze(t, NULL) || tco_workload_new(&w, NULL) ||
         tco_workload_freeze(w, NULL) || tco_pricing_new(&p, NULL) || tco_pricing_freeze(p, NULL))
         return 1;
-    tco_target g;
-    memset(&g, 0, sizeof g);
-    g.size = sizeof g;
-    g.solve = TCO_SOLVE_ACCELERATORS;
-    g.deadline_days = 40;
-    tco_sizing s = { .size = sizeof s };
-    static tco_estimate e;
-    e.size = sizeof e;
-
-    double size_us[ROUNDS], estimate_us[ROUNDS], sink = 0;
-    size_t allocs = 0;
-    for (int r = 0; r < ROUNDS; r++) {
-        size_t a0 = allocations;
-        double t0 = now();
-        for (int i = 0; i < SIZINGS; i++) {
-            if (tco_size(&s, &g, t, w, p, NULL))
-                return 1;
-            sink += s.accelerators;
-        }
-        double t1 = now();
-        allocs += allocations - a0;
-        for (int i = 0; i < ESTIMATES; i++) {
-            if (tco_estimate_compute(&e, t, w, p, NULL))
-                return 1;
-            sink += e.total;
-        }
-        double t2 = now();
-        size_us[r] = (t1 - t0) / SIZINGS * 1e6;
-        estimate_us[r] = (t2 - t1) / ESTIMATES * 1e6;
-    }
-    double sz = median(size_us, ROUNDS), est = median(estimate_us, ROUNDS);
+    sizing x = { .s = { .size = sizeof x.s }, .t = t, .w = w, .p = p };
+    memset(&x.g, 0, sizeof x.g);
+    x.g.size = sizeof x.g;
+    x.g.solve = TCO_SOLVE_ACCELERATORS;
+    x.g.deadline_days = 40;
+    bench_call b;
+    if (bench_against_estimate(&b, one, &x, ROUNDS, SIZINGS, ESTIMATES, t, w, p, &allocations))
+        return 1;
     printf("size: %.2f us per call (deadline 40 days, solve accelerators: %g accelerators, %d estimates priced; median of %d rounds of %d calls), target %.0f us: %.2fx of target\n",
-           sz, s.accelerators, (int)s.iterations, ROUNDS, SIZINGS, TARGET_US, sz / TARGET_US);
-    printf("baseline: %.3f us per tco_estimate_compute (median of %d rounds of %d calls); size / baseline = %.1f\n", est,
-           ROUNDS, ESTIMATES, sz / est);
+           b.us, x.s.accelerators, (int)x.s.iterations, ROUNDS, SIZINGS, TARGET_US, b.us / TARGET_US);
+    printf("baseline: %.3f us per tco_estimate_compute (median of %d rounds of %d calls); size / baseline = %.1f\n",
+           b.estimate_us, ROUNDS, ESTIMATES, b.us / b.estimate_us);
     if (alloc_counting())
-        printf("heap allocations during %d sizings: %zu\n", ROUNDS * SIZINGS, allocs);
+        printf("heap allocations during %d sizings: %zu\n", ROUNDS * SIZINGS, b.allocations);
     tco_topology_free(t);
     tco_workload_free(w);
     tco_pricing_free(p);
-    return sink > 0 && s.accelerators == 640 && (allocs == 0 || !alloc_counting()) ? 0 : 1;
+    return b.allocations == 0 || !alloc_counting() ? 0 : 1;
 }

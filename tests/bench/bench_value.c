@@ -19,6 +19,19 @@
 #define BUDGET 1e7
 #define TARGET_US 1000.0
 
+typedef struct {
+    tco_optimum o;
+    const tco_topology *t;
+    const tco_workload *w;
+    const tco_pricing *p;
+} search;
+
+static int one(void *ctx)
+{
+    search *s = ctx;
+    return tco_compute_optimal(&s->o, NULL, NULL, BUDGET, s->t, s->w, s->p, NULL) || !(s->o.params > 0);
+}
+
 int main(void)
 {
     tco_topology *t;
@@ -27,41 +40,20 @@ int main(void)
     if (tco_topology_new(&t, NULL) || tco_topology_freeze(t, NULL) || tco_workload_new(&w, NULL) ||
         tco_workload_freeze(w, NULL) || tco_pricing_new(&p, NULL) || tco_pricing_freeze(p, NULL))
         return 1;
-    tco_optimum o = { .size = sizeof o };
-    static tco_estimate e;
-    e.size = sizeof e;
-
-    double search_us[ROUNDS], estimate_us[ROUNDS], sink = 0;
-    size_t allocs = 0;
-    for (int r = 0; r < ROUNDS; r++) {
-        size_t a0 = allocations;
-        double t0 = now();
-        for (int i = 0; i < SEARCHES; i++) {
-            if (tco_compute_optimal(&o, NULL, NULL, BUDGET, t, w, p, NULL))
-                return 1;
-            sink += o.params;
-        }
-        double t1 = now();
-        allocs += allocations - a0;
-        for (int i = 0; i < ESTIMATES; i++) {
-            if (tco_estimate_compute(&e, t, w, p, NULL))
-                return 1;
-            sink += e.total;
-        }
-        double t2 = now();
-        search_us[r] = (t1 - t0) / SEARCHES * 1e6;
-        estimate_us[r] = (t2 - t1) / ESTIMATES * 1e6;
-    }
-    double sr = median(search_us, ROUNDS), est = median(estimate_us, ROUNDS);
+    search s = { .o = { .size = sizeof s.o }, .t = t, .w = w, .p = p };
+    bench_call b;
+    if (bench_against_estimate(&b, one, &s, ROUNDS, SEARCHES, ESTIMATES, t, w, p, &allocations))
+        return 1;
+    const tco_optimum *o = &s.o;
     printf("compute_optimal: %.1f us per call (budget %g: N %.4g, D %.4g, %.1f tokens per parameter, loss %.4f; %d estimates priced; median of %d rounds of %d calls), target %.0f us: %.3fx of target\n",
-           sr, BUDGET, o.params, o.tokens, o.tokens_per_param, o.loss, (int)o.evaluations, ROUNDS, SEARCHES,
-           TARGET_US, sr / TARGET_US);
+           b.us, BUDGET, o->params, o->tokens, o->tokens_per_param, o->loss, (int)o->evaluations, ROUNDS, SEARCHES,
+           TARGET_US, b.us / TARGET_US);
     printf("baseline: %.3f us per tco_estimate_compute (median of %d rounds of %d calls); compute_optimal / baseline = %.1f\n",
-           est, ROUNDS, ESTIMATES, sr / est);
+           b.estimate_us, ROUNDS, ESTIMATES, b.us / b.estimate_us);
     if (alloc_counting())
-        printf("heap allocations during %d searches: %zu\n", ROUNDS * SEARCHES, allocs);
+        printf("heap allocations during %d searches: %zu\n", ROUNDS * SEARCHES, b.allocations);
     tco_topology_free(t);
     tco_workload_free(w);
     tco_pricing_free(p);
-    return sink > 0 && sr < TARGET_US && (allocs == 0 || !alloc_counting()) ? 0 : 1;
+    return b.us < TARGET_US && (b.allocations == 0 || !alloc_counting()) ? 0 : 1;
 }

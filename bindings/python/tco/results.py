@@ -1,7 +1,10 @@
 """Results as plain Python objects: attributes, to_dict(), to_pandas() and
 plot(). Field names, units and categories come from the library: the
 estimate's from its field table, the other results' from the header."""
+import struct
 from dataclasses import dataclass
+from functools import cached_property
+from operator import attrgetter, itemgetter
 
 from ._native import ffi, lib
 from .display import html_table, money, money_axis
@@ -132,8 +135,13 @@ class Estimate(Result):
 
     def __init__(self, cdata, currency="cur"):
         self._c = cdata  # a tco_estimate * this object owns
-        self._d = ffi.cast("double *", cdata)  # the double fields, by offset / 8 (the typed properties below)
         self.currency = currency
+
+    @cached_property
+    def currency(self):
+        """The ISO 4217 code of every amount: the pricing table's, read when
+        first asked for (estimate() leaves it to here)."""
+        return self._pricing.currency
 
     def _read(self, f):
         base = ffi.cast("char *", self._c) + f.offset
@@ -163,14 +171,13 @@ class Estimate(Result):
 
     def to_dict(self):
         """Every field by name: the maps as dicts, the rest as numbers."""
-        d, out = self._d, {}
-        for name, kind, i, names in _LAYOUT:
-            if kind == lib.TCO_FIELD_DOUBLE:
-                out[name] = d[i]
-            elif kind == lib.TCO_FIELD_UINT64:
-                out[name] = int(ffi.cast("uint64_t *", d + i)[0])
-            else:
-                out[name] = dict(zip(names, ffi.unpack(d + i, len(names))))
+        # One unpack of every field, then into a dict whose keys are already
+        # in the library's order.
+        values = _UNPACK(ffi.buffer(self._c))
+        out = _ORDER.copy()
+        out.update(zip(_SCALARS, _PICK_SCALARS(values)))
+        for name, i, names in _MAPS:
+            out[name] = dict(zip(names, values[i:i + len(names)]))
         return out
 
     def __repr__(self):
@@ -226,28 +233,74 @@ class Estimate(Result):
         return ax
 
 
+_DOUBLE_P = ffi.typeof("double *")
+_ESTIMATE_P = ffi.typeof("tco_estimate *")
+_ESTIMATE_SIZE = ffi.sizeof("tco_estimate")
+_MEMBERS = dict(ffi.typeof("tco_estimate").fields)
+
+
+def _map_names(f):
+    return CATEGORIES if f.type == lib.TCO_FIELD_CATEGORIES else WASTES
+
+
 def _typed_fields():
-    """A property for each double field of the estimate, reading the C
-    struct at its offset: no lookup by name on the way."""
+    """A property for each field of the estimate, reading the C struct: a
+    scalar by its member (attrgetter, no lookup by name in Python on the
+    way), a map from its offset. A field the compiled struct does not have
+    at the library's offset is left to Estimate.__getattr__."""
     for f in ESTIMATE_FIELDS:
-        if f.type == lib.TCO_FIELD_DOUBLE and not hasattr(Estimate, f.name):
-            setattr(Estimate, f.name, property(lambda self, i=f.offset // 8: self._d[i], doc=f"{f.unit}"))
+        if hasattr(Estimate, f.name):
+            continue
+        member = _MEMBERS.get(f.name)
+        if f.type in (lib.TCO_FIELD_DOUBLE, lib.TCO_FIELD_UINT64):
+            if member is not None and member.offset == f.offset:
+                setattr(Estimate, f.name, property(attrgetter("_c." + f.name), doc=f.unit))
+        elif f.type in (lib.TCO_FIELD_CATEGORIES, lib.TCO_FIELD_WASTES):
+            def read(self, i=f.offset // 8, names=_map_names(f)):
+                return dict(zip(names, ffi.unpack(ffi.cast(_DOUBLE_P, self._c) + i, len(names))))
+            setattr(Estimate, f.name, property(read, doc=f.unit))
 
 
 _typed_fields()
-_ESTIMATE_SIZE = ffi.sizeof("tco_estimate")
-# (name, type, offset / 8, the map's names) of every field, for to_dict
-_LAYOUT = [(f.name, f.type, f.offset // 8, CATEGORIES if f.type == lib.TCO_FIELD_CATEGORIES else WASTES)
-           for f in ESTIMATE_FIELDS]
+
+
+def _unpacker():
+    """What to_dict reads: a struct.Struct that unpacks every field the
+    library lists, in offset order (a map's named slots only), with the
+    scalars' names and positions in what it unpacks, and each map's name,
+    first position and names."""
+    fmt, at, pos, scalars, maps = ["="], 0, 0, [], []
+    for f in sorted(ESTIMATE_FIELDS, key=lambda f: f.offset):
+        fmt.append(f"{f.offset - at}x")
+        if f.type in (lib.TCO_FIELD_DOUBLE, lib.TCO_FIELD_UINT64):
+            fmt.append("d" if f.type == lib.TCO_FIELD_DOUBLE else "Q")
+            scalars.append((f.name, pos))
+            width = 1
+        else:
+            names = _map_names(f)
+            fmt.append(f"{len(names)}d")
+            maps.append((f.name, pos, names))
+            width = len(names)
+        pos, at = pos + width, f.offset + 8 * width
+    names, positions = zip(*scalars)
+    return struct.Struct("".join(fmt)).unpack_from, names, itemgetter(*positions), tuple(maps)
+
+
+_ORDER = dict.fromkeys(f.name for f in ESTIMATE_FIELDS)
+_UNPACK, _SCALARS, _PICK_SCALARS, _MAPS = _unpacker()
+_compute, _bare = lib.tco_estimate_compute, object.__new__
 
 
 def estimate(topology, workload, pricing):
     """Prices a training scenario: an Estimate."""
-    out = ffi.new("tco_estimate *")
+    out = ffi.new(_ESTIMATE_P)
     out.size = _ESTIMATE_SIZE
-    if lib.tco_estimate_compute(out, topology._ptr, workload._ptr, pricing._ptr, ffi.NULL):
+    if _compute(out, topology._ptr, workload._ptr, pricing._ptr, ffi.NULL):
         # again for the message: the computation is pure, so it fails the
         # same way, and the path that succeeds makes no error struct
         err = new_error()
-        check(lib.tco_estimate_compute(out, topology._ptr, workload._ptr, pricing._ptr, err), err)
-    return Estimate(out, pricing.currency)
+        check(_compute(out, topology._ptr, workload._ptr, pricing._ptr, err), err)
+    # built without __init__: the currency is read from pricing when asked
+    e = _bare(Estimate)
+    e._c, e._pricing = out, pricing
+    return e

@@ -1,10 +1,12 @@
 """What each saving costs in return (doc/model.md, section 22): a cut the
-estimate prices (coarser metric sampling, shorter log retention, fewer
-checkpoints kept, rarer checkpoints, fewer replicas, more spot) beside the
-side-effect it implies, priced by the library; a saving whose side-effect
-costs more than it saves is flagged. One library call per tradeoff, one for
-the whole table."""
+library prices (coarser metric sampling, shorter log retention, fewer
+checkpoints kept, rarer checkpoints, fewer replicas, more spot, a smaller
+reserved baseline under a demand series, a tighter idle reclaim) beside
+the side-effect it implies, priced by the library; a saving whose
+side-effect costs more than it saves is flagged. One library call per
+tradeoff, one for the whole table."""
 from ._native import ffi, lib
+from .capacity import _series
 from .errors import RangeError, check, new_error, raise_for
 from .handles import check_handles
 from .results import Result, _optional, sized
@@ -16,8 +18,11 @@ KINDS = {ffi.string(lib.tco_saving_name(k)).decode(): k
 _VERDICTS = {lib.TCO_VERDICT_WORTH_IT: "worth_it", lib.TCO_VERDICT_FLAGGED: "flagged",
              lib.TCO_VERDICT_NO_SAVING: "no_saving"}
 # The side-effect inputs of tco_saving, as keyword arguments.
+# demand, a series, is one of them too (smaller_baseline).
 SIDE_INPUTS = ("staff_cost_per_hour", "log_needed_share", "incident_age_days", "rediagnosis_hours",
-               "checkpoint_corrupt_probability", "replica_availability")
+               "checkpoint_corrupt_probability", "replica_availability", "interval_hours", "baseline",
+               "acquire_hours", "wait_cost_per_accelerator_hour", "idle_timeout_hours", "idle_gap_hours",
+               "idle_periods")
 
 
 def _text(p):
@@ -99,30 +104,41 @@ class Tradeoffs(list):
 
 
 def _saving(kind, value, side):
+    """The tco_saving, and the buffer of its demand series to keep alive
+    for the call."""
+    demand = side.pop("demand", None)
     unknown = set(side) - set(SIDE_INPUTS)
     if unknown:
-        raise TypeError(f"unknown side-effect input {sorted(unknown)[0]!r}: allowed {', '.join(SIDE_INPUTS)}")
+        raise TypeError(f"unknown side-effect input {sorted(unknown)[0]!r}: allowed demand, "
+                        f"{', '.join(SIDE_INPUTS)}")
     q = ffi.new("tco_saving *")
     lib.tco_saving_init(q)
     q.kind, q.value = kind, float(value)
     for k, v in side.items():
         setattr(q, k, float(v))
-    return q
+    buf = None
+    if demand is not None:
+        arr, buf = _series(demand, "demand")
+        q.demand, q.n = buf, len(arr)
+    return q, buf
 
 
 def tradeoff(topology, workload, pricing, kind, value, **side_inputs):
     """One saving weighed: kind by name ("metrics_interval", "log_retention",
     "checkpoint_retention", "checkpoint_interval", "fewer_replicas",
-    "more_spot") or value, value the new value in the kind's unit (a cut from
-    the current one), side_inputs any of SIDE_INPUTS (their defaults are the
-    library's: tco_saving_init)."""
+    "more_spot", "smaller_baseline", "idle_reclaim") or value, value the new
+    value in the kind's unit (a cut from the current one), side_inputs any
+    of SIDE_INPUTS (their defaults are the library's: tco_saving_init) and
+    demand, the accelerators needed at each interval_hours for
+    smaller_baseline, whose current value is baseline (idle_reclaim's:
+    idle_timeout_hours)."""
     check_handles(topology, workload, pricing, "tradeoff: ")
     if isinstance(kind, str):
         if kind not in KINDS:
             raise RangeError(f"kind = {kind!r} names no saving: allowed {', '.join(KINDS)}", code=lib.TCO_E_RANGE,
                              param="saving.kind")
         kind = KINDS[kind]
-    q = _saving(int(kind), value, side_inputs)
+    q, _keep = _saving(int(kind), value, side_inputs)
     out, err = sized("tco_tradeoff"), new_error()
     check(lib.tco_tradeoff_compute(out, q, topology._ptr, workload._ptr, pricing._ptr, err), err)
     return Tradeoff(out)
@@ -131,9 +147,10 @@ def tradeoff(topology, workload, pricing, kind, value, **side_inputs):
 def tradeoffs(topology, workload, pricing, **side_inputs):
     """Every saving that can cut the scenario, at the library's suggested
     values (doc/model.md, section 22): a Tradeoffs table (.to_pandas(),
-    .plot())."""
+    .plot()). smaller_baseline joins with a demand series and a baseline
+    above its cost optimum, idle_reclaim with an idle_timeout_hours."""
     check_handles(topology, workload, pricing, "tradeoffs: ")
-    q = _saving(0, 0, side_inputs)
+    q, _keep = _saving(0, 0, side_inputs)
     cap = len(KINDS)
     out, n, err = sized("tco_tradeoff", cap), ffi.new("size_t *"), new_error()
     check(lib.tco_tradeoffs(out, ffi.sizeof("tco_tradeoff"), cap, n, q, topology._ptr, workload._ptr,

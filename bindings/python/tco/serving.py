@@ -15,14 +15,17 @@ from .results import Result, _optional, enum_names, sized
 LIMITS = enum_names(lib.tco_serve_limit_name)  # what may bound the batch: "latency", "memory", "max_batch"
 # The request's numbers the caller may set (None: the library's default).
 _REAL = ("prompt_tokens", "output_tokens", "time_per_output_token", "time_to_first_token", "flops_share",
-         "bandwidth_share", "memory_share", "max_batch", "memory_bandwidth_bytes_per_s")
+         "bandwidth_share", "memory_share", "max_batch", "memory_bandwidth_bytes_per_s", "queue_percentile",
+         "experts", "experts_per_token")
 
 
 class Serving(Result):
     """The fleet: one attribute per field of the library's result
     (tensor_parallel, batch, time_per_output_token, replica_output_tokens_per_second,
     peak_accelerators, fixed_accelerators, total_cost,
-    cost_per_million_output_tokens, cost_per_million_tokens...);
+    cost_per_million_output_tokens, cost_per_million_tokens, and of the
+    opt-in refinements utilisation, queue_wait_seconds, allreduce_seconds,
+    experts_read, weight_bytes_read...);
     batch_limit_name, what bounds the batch; needed, the accelerators of
     each point (a numpy array); split, the whole fixed/elastic split
     (tco.capacity_split's); to_pandas(), one row a point; plot()."""
@@ -68,7 +71,7 @@ class Serving(Result):
 
 
 def serve(topology, workload, pricing, *, requests_per_second=None, tokens_per_second=None, interval_seconds=60,
-          tensor_parallel=None, **request):
+          tensor_parallel=None, tensor_parallel_allreduce=False, **request):
     """The serving fleet of a rate series (doc/model.md, "Serving"): give
     requests_per_second or tokens_per_second (output tokens), one value
     per interval_seconds. The model is the workload's (params_total,
@@ -78,15 +81,20 @@ def serve(topology, workload, pricing, *, requests_per_second=None, tokens_per_s
     time_to_first_token (s, targets; 0: none), tensor_parallel (0: the
     least power of two whose memory holds the weights), flops_share,
     bandwidth_share, memory_share, max_batch, memory_bandwidth_bytes_per_s
-    (0: the catalogue's). Bad input raises the library's error, naming the
-    field ("request.time_per_output_token")."""
+    (0: the catalogue's). Opt-in, off by default: queue_percentile (the
+    share of requests whose wait for a batch slot plus prefill meets
+    time_to_first_token), tensor_parallel_allreduce (True: the ring
+    all-reduces over the topology's intra_node_gbps), experts and
+    experts_per_token (routed experts per MoE layer and per token). Bad
+    input raises the library's error, naming the field
+    ("request.time_per_output_token")."""
     check_handles(topology, workload, pricing)
     if (requests_per_second is None) == (tokens_per_second is None):
         raise TypeError("serve() takes one of requests_per_second or tokens_per_second")
     unknown = set(request) - set(_REAL)
     if unknown:
         raise TypeError(f"serve() got unexpected keyword arguments {sorted(unknown)}: allowed "
-                        f"{', '.join(_REAL)}, tensor_parallel, interval_seconds")
+                        f"{', '.join(_REAL)}, tensor_parallel, tensor_parallel_allreduce, interval_seconds")
     by_tokens = tokens_per_second is not None
     rate_name = "tokens_per_second" if by_tokens else "requests_per_second"
     arr, buf = _series(tokens_per_second if by_tokens else requests_per_second, rate_name)
@@ -108,6 +116,10 @@ def serve(topology, workload, pricing, *, requests_per_second=None, tokens_per_s
             raise ParameterTypeError(f"tensor_parallel: {tensor_parallel} is out of range for a whole number",
                                      param="tensor_parallel")
         req.tensor_parallel = int(tensor_parallel)
+    if not isinstance(tensor_parallel_allreduce, (bool, np.bool_)):
+        raise ParameterTypeError(f"tensor_parallel_allreduce: expected True or False, not "
+                                 f"{tensor_parallel_allreduce!r}", param="tensor_parallel_allreduce")
+    req.tensor_parallel_allreduce = int(tensor_parallel_allreduce)
     out, split, err = sized("tco_serving"), sized("tco_split"), new_error()
     needed = np.empty(len(arr))
     check(lib.tco_serving_compute(out, split, ffi.from_buffer("double[]", needed), len(needed), req, topology._ptr,

@@ -57,12 +57,52 @@ def test_in_estimate_uses_the_estimates_figures():
 def test_table_and_plot():
     t, w, p = scenario()
     table = tco.tradeoffs(t, w, p)
-    assert [r.kind for r in table] == list(tco.SAVINGS)
+    # the kinds the scenario alone can cut: not the baseline or the timeout
+    assert [r.kind for r in table] == list(tco.SAVINGS)[:6]
     df = table.to_pandas()
     assert list(df.columns) == list(tco.Tradeoff.COLUMNS) and len(df) == 6
     assert df["flagged"].any() and (df["verdict"] == "worth_it").any()
     one = tco.tradeoff(t, w, p, "checkpoint_interval", table["checkpoint_interval"].new_value)
     assert one.to_dict() == table["checkpoint_interval"].to_dict()
+    assert table.plot() is not None
+
+
+HOURLY = [2, 6, 3, 8, 1]
+
+
+def baseline_scenario():
+    return (tco.Topology(), tco.Workload(interruptible_share=0),
+            tco.Pricing(reserved_per_accel_hour=2.5, on_demand_per_accel_hour=4))
+
+
+def test_smaller_baseline_hand_worked():
+    # tests/api/test_savings.c: 83 at 6 reserved, 69 at 2; 7 more
+    # accelerators acquired, 0.25 h each, at 10 an accelerator-hour
+    t, w, p = baseline_scenario()
+    r = tco.tradeoff(t, w, p, "smaller_baseline", 2, demand=HOURLY, baseline=6, wait_cost_per_accelerator_hour=10)
+    assert r.total_before == pytest.approx(83, rel=1e-15) and r.total_after == pytest.approx(69, rel=1e-15)
+    assert r.saving == pytest.approx(14, rel=1e-14) and r.side_effect == pytest.approx(1.75, rel=1e-15)
+    assert r.side_effect_cost == pytest.approx(17.5, rel=1e-15) and r.verdict == "flagged"
+    assert r.side_effect_unit == "accelerator-h"
+
+
+def test_idle_reclaim_hand_worked():
+    t, w, p = scenario()
+    b = tco.estimate(t, w, p)
+    r = tco.tradeoff(t, w, p, "idle_reclaim", 0.5, idle_timeout_hours=1, idle_periods=10)
+    more = math.exp(-0.5) - math.exp(-1)
+    assert r.saving == pytest.approx(10 * b.job_accelerators * more * waste_price(b), rel=1e-12)
+    assert r.side_effect == pytest.approx(10 * b.job_accelerators * more * 0.25, rel=1e-12)
+    assert r.verdict == "worth_it"
+
+
+def test_table_with_a_series_and_a_timeout():
+    t, w, p = baseline_scenario()
+    table = tco.tradeoffs(t, w, p, demand=HOURLY, baseline=6, idle_timeout_hours=2)
+    assert [r.kind for r in table][-2:] == ["smaller_baseline", "idle_reclaim"]
+    df = table.to_pandas().set_index("kind")
+    assert df.loc["smaller_baseline", "new_value"] == 2 and df.loc["idle_reclaim", "new_value"] == 1
+    assert df.loc["smaller_baseline", "saving"] == pytest.approx(14, rel=1e-14)
     assert table.plot() is not None
 
 
@@ -84,3 +124,11 @@ def test_bad_input():
         tco.tradeoff(t, w, p, "log_retention", 10, no_such_input=1)
     with pytest.raises(TypeError):
         tco.tradeoff(w, w, p, "log_retention", 10)
+    with pytest.raises(tco.InconsistentError) as e:
+        tco.tradeoff(t, w, p, "smaller_baseline", 2, baseline=6)
+    assert e.value.param == "saving.demand"
+    with pytest.raises(tco.RangeError) as e:
+        tco.tradeoff(t, w, p, "smaller_baseline", 2, demand=[1, -1], baseline=6)
+    with pytest.raises(tco.RangeError) as e:
+        tco.tradeoff(t, w, p, "idle_reclaim", 0.5, idle_timeout_hours=1, idle_gap_hours=0)
+    assert e.value.param == "saving.idle_gap_hours"

@@ -105,6 +105,45 @@ def test_bad_fields(hand, field, value, error):
     assert e.value.param == "request." + field
 
 
+def test_opt_in_refinements_hand_worked(hand):
+    # the same hand-worked values as tests/api/test_serving.c: two ring
+    # all-reduces a layer, 655,360 B a token at 450 GB/s, on a replica of 2
+    ar = tco.serve(*hand, requests_per_second=[10], tensor_parallel=2, tensor_parallel_allreduce=True,
+                   **{**HAND, "time_per_output_token": 0.03})
+    assert ar.batch == 161 and ar.allreduce_seconds == pytest.approx(161 * 655360 / 450e9, rel=1e-14)
+    # 64 experts, 2 a token, 0.7B of 10B active: 58.45 experts read at batch 77
+    t, w, p = hand
+    moe = tco.serve(t, w.replace(params_active=0.7e9), p, requests_per_second=[10], tensor_parallel=1,
+                    experts=64, experts_per_token=2, **{**HAND, "time_per_output_token": 0.02})
+    assert moe.batch == 77 and moe.experts_read == pytest.approx(58.44758308504198, rel=1e-13)
+    # one slot (M/M/1), t = S: rho e^(rho - 1) = 1/2, rho = W(e / 2) = 0.68507694
+    S = 200 * 0.0102917504
+    one = dict(HAND, max_batch=1, time_to_first_token=0.04032768 + S)
+    q = tco.serve(*hand, requests_per_second=[1], tensor_parallel=1, queue_percentile=0.5, **one)
+    assert q.utilisation == pytest.approx(0.6850769421545939, rel=1e-12)
+    assert q.needed.tolist() == [4]
+    full = tco.serve(*hand, requests_per_second=[1], tensor_parallel=1, **one)
+    assert full.utilisation == 1 and full.needed.tolist() == [3] and full.queue_wait_seconds == 0
+
+
+@pytest.mark.parametrize("field,value,error,named", [
+    ("queue_percentile", 1, tco.RangeError, "request.queue_percentile"),
+    ("queue_percentile", float("nan"), tco.NotFiniteError, "request.queue_percentile"),
+    ("experts", 1, tco.RangeError, "request.experts"),
+    ("experts_per_token", 1, tco.RangeError, "request.experts_per_token"),
+])
+def test_bad_opt_in_fields(hand, field, value, error, named):
+    with pytest.raises(error) as e:
+        tco.serve(*hand, requests_per_second=[1, 2], tensor_parallel=1,
+                  **{**HAND, "time_to_first_token": 1, field: value})
+    assert e.value.param == named
+    with pytest.raises(tco.InconsistentError) as e:
+        tco.serve(*hand, requests_per_second=[1], tensor_parallel=16, tensor_parallel_allreduce=True, **HAND)
+    assert e.value.param == "request.tensor_parallel_allreduce"
+    with pytest.raises(tco.ParameterTypeError):
+        tco.serve(*hand, requests_per_second=[1], tensor_parallel_allreduce=1, **HAND)
+
+
 def test_bad_series_and_types(hand):
     with pytest.raises(tco.NotFiniteError, match=r"request\.rate\[1\]"):
         tco.serve(*hand, requests_per_second=[1, float("nan")], **HAND)

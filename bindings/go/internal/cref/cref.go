@@ -8,6 +8,8 @@ package cref
 #cgo pkg-config: libtco
 #cgo noescape cref_nop_price
 #cgo nocallback cref_nop_price
+#cgo noescape cref_estimate_call
+#cgo nocallback cref_estimate_call
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +160,12 @@ static double cref_loop_estimate(const cref *c, long calls, int *failed)
         sink += e.total;
     }
     return sink;
+}
+
+// One estimate into the caller's struct: the bare cgo call of Compute.
+static int cref_estimate_call(tco_estimate *e, const cref *c)
+{
+    return tco_estimate_compute(e, c->t, c->w, c->p, NULL);
 }
 
 // Does nothing, with tco_placement_price's arguments (as the binding passes
@@ -397,6 +405,18 @@ func (x *Ctx) LoopEstimate(calls int) (float64, int) {
 	var failed C.int
 	s := C.cref_loop_estimate(x.c, C.long(calls), &failed)
 	return float64(s), int(failed)
+}
+
+// EstimateCall is one cgo call of tco_estimate_compute into a struct on
+// the Go stack, as the binding makes it, and the total: the floor of
+// tco.ComputeScalars.
+func (x *Ctx) EstimateCall() float64 {
+	var e C.tco_estimate
+	e.size = C.size_t(unsafe.Sizeof(e))
+	if C.cref_estimate_call(&e, x.c) != 0 {
+		return 0
+	}
+	return float64(e.total)
 }
 
 // Estimate is the scenario's total and its result file, computed in C.
