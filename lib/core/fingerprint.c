@@ -37,18 +37,23 @@ static uint64_t of(const tco_obj *o)
     return o->frozen ? o->fingerprint : tco__obj_fingerprint(o);
 }
 
-#define FINGERPRINT_API(type)                                                               \
+/* A handle of another kind passed through a cast is refused, as by every
+ * other entry point: its fingerprint would be taken for this kind's. */
+#define FINGERPRINT_API(type, KIND)                                                         \
     int tco_##type##_fingerprint(uint64_t *out, const tco_##type *h, tco_error *err)        \
     {                                                                                       \
         if (!out || !h)                                                                     \
             return tco__fail(err, TCO_E_NULL, "%s must not be NULL", out ? #type : "out"); \
+        int rc = tco__kind_check(&h->o, TCO_HANDLE_##KIND, err);                            \
+        if (rc)                                                                             \
+            return rc;                                                                      \
         *out = of(&h->o);                                                                   \
         return TCO_OK;                                                                      \
     }
 
-FINGERPRINT_API(topology)
-FINGERPRINT_API(workload)
-FINGERPRINT_API(pricing)
+FINGERPRINT_API(topology, TOPOLOGY)
+FINGERPRINT_API(workload, WORKLOAD)
+FINGERPRINT_API(pricing, PRICING)
 
 int tco_scenario_fingerprint(uint64_t *out, const tco_topology *t, const tco_workload *w,
                              const tco_pricing *p, tco_error *err)
@@ -56,6 +61,10 @@ int tco_scenario_fingerprint(uint64_t *out, const tco_topology *t, const tco_wor
     if (!out || !t || !w || !p)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL",
                          !out ? "out" : !t ? "topology" : !w ? "workload" : "pricing");
+    int rc = tco__kind_check(&t->o, TCO_HANDLE_TOPOLOGY, err);
+    if (rc || (rc = tco__kind_check(&w->o, TCO_HANDLE_WORKLOAD, err)) ||
+        (rc = tco__kind_check(&p->o, TCO_HANDLE_PRICING, err)))
+        return rc;
     *out = tco__fingerprint_combine(of(&t->o), of(&w->o), of(&p->o));
     return TCO_OK;
 }

@@ -53,18 +53,21 @@ static int save_raw(uint8_t *buf, size_t cap, size_t *len, const tco_obj *t, con
     return TCO_OK;
 }
 
-#define SAVE_API(type)                                                                      \
+/* A handle of another kind passed through a cast is refused: saved, it
+ * would make a file of the wrong kind, or a scenario of swapped parts. */
+#define SAVE_API(type, KIND)                                                                \
     int tco_##type##_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_##type *h,  \
                                tco_error *err)                                              \
     {                                                                                       \
         if (!h)                                                                             \
             return tco__fail(err, TCO_E_NULL, #type " must not be NULL");                 \
-        return save_raw(buf, cap, len, &h->o, NULL, NULL, err);                             \
+        int rc = tco__kind_check(&h->o, TCO_HANDLE_##KIND, err);                            \
+        return rc ? rc : save_raw(buf, cap, len, &h->o, NULL, NULL, err);                   \
     }
 
-SAVE_API(topology)
-SAVE_API(workload)
-SAVE_API(pricing)
+SAVE_API(topology, TOPOLOGY)
+SAVE_API(workload, WORKLOAD)
+SAVE_API(pricing, PRICING)
 
 int tco_scenario_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_topology *t,
                            const tco_workload *w, const tco_pricing *p, tco_error *err)
@@ -72,6 +75,10 @@ int tco_scenario_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_topo
     if (!t || !w || !p)
         return tco__fail(err, TCO_E_NULL, "%s must not be NULL",
                          tco_handle_kind_name(!t ? TCO_HANDLE_TOPOLOGY : !w ? TCO_HANDLE_WORKLOAD : TCO_HANDLE_PRICING));
+    int rc = tco__kind_check(&t->o, TCO_HANDLE_TOPOLOGY, err);
+    if (rc || (rc = tco__kind_check(&w->o, TCO_HANDLE_WORKLOAD, err)) ||
+        (rc = tco__kind_check(&p->o, TCO_HANDLE_PRICING, err)))
+        return rc;
     return save_raw(buf, cap, len, &t->o, &w->o, &p->o, err);
 }
 

@@ -225,6 +225,56 @@ static void test_split_spot(void **state)
     scen_free(&s);
 }
 
+/* Floor, not ceil, on data without ties: demand 1..7, target exceedance
+ * 2.5 / 4 = 0.625, 0.625 x 7 = 4.375, so floor gives 4 points above the
+ * baseline: the 3rd smallest, 3 (ceil would give 5 above: 2). By hand,
+ * cost(b) = 2.5 x 7 b + 4 x sum (d - b)+: cost(2) = 35 + 4 x 15 = 95,
+ * cost(3) = 52.5 + 4 x 10 = 92.5, cost(4) = 70 + 4 x 6 = 94. */
+static void test_split_floor_without_ties(void **state)
+{
+    (void)state;
+    scen s;
+    split_scen(&s, 0);
+    const double d[] = { 4, 7, 1, 6, 3, 5, 2 };
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split(&x, d, 7, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == 3);
+    assert_rel(x.exceedance, 4.0 / 7, 1e-15);
+    assert_rel(x.total_cost, 92.5, 1e-15);
+    const double cost_at[] = { 95, 92.5, 94 };
+    for (int b = 2; b <= 4; b++) {
+        assert_int_equal(tco_capacity_split_at(&x, b, d, 7, 1, s.t, s.w, s.p, NULL), TCO_OK);
+        assert_rel(x.total_cost, cost_at[b - 2], 1e-15);
+    }
+    scen_free(&s);
+}
+
+/* A zero baseline reserves nothing: its utilisation is 0 (not 0/0), the
+ * fixed cost 0 and everything on demand. Reserved at the on-demand rate
+ * (4, the most allowed), the target exceedance is min(1, 4 / 4) = 1 and
+ * the optimum 0: demand 1, 2, 3 for an hour each, 6 accelerator-hours x 4
+ * = 24; reserving the peak, 3 x 3 h x 4 = 36. */
+static void test_split_zero_baseline(void **state)
+{
+    (void)state;
+    scen s;
+    scen_defaults(&s);
+    SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    scen_freeze(&s);
+    const double d[] = { 2, 3, 1 };
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split(&x, d, 3, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == 0 && x.target_exceedance == 1 && x.exceedance == 1);
+    assert_true(x.reserved_accelerator_hours == 0 && x.reserved_used_hours == 0);
+    assert_true(x.reserved_utilisation == 0);
+    assert_true(x.fixed_cost == 0 && x.on_demand_cost == 24 && x.total_cost == 24);
+    assert_true(x.all_on_demand_cost == 24 && x.savings_vs_on_demand == 0);
+    assert_true(x.reserve_peak_cost == 36 && x.savings_vs_peak == 12);
+    scen_free(&s);
+}
+
 /* A year at one-minute resolution: the selection agrees with a full sort. */
 static int by_value(const void *a, const void *b)
 {
@@ -446,6 +496,8 @@ int main(void)
         cmocka_unit_test(test_split_year_matches_sort),
         cmocka_unit_test(test_split_long_matches_sort),
         cmocka_unit_test(test_bad_series),
+        cmocka_unit_test(test_split_floor_without_ties),
+        cmocka_unit_test(test_split_zero_baseline),
         cmocka_unit_test(test_stats_check_every_lane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

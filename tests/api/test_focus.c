@@ -294,12 +294,117 @@ static void test_errors(void **state)
     unmake(&f);
 }
 
+/* Two keys, a tag missing, traffic and names given. The same cluster;
+ * team a (user ana) holds 4 reserved accelerators for 10 h (100.00);
+ * team b, without a user tag, 2 on demand for 5 h (40.00) and sends 100 GB
+ * across regions at 0.02 (2.00); a record with no tag at all, 1 on demand
+ * for 1 h (4.00). The 80 - 51 = 29 idle hours at 3.25 are 94.25: the bill
+ * is 240.25. The groups are "a/ana", "b/(none)" and none (no sub-account);
+ * the traffic is the network's row. */
+static void test_two_keys_traffic_names(void **state)
+{
+    (void)state;
+    scen sc;
+    scen_defaults(&sc);
+    ST(&sc, TCO_P_ACCELERATORS, 8);
+    ST(&sc, TCO_P_ACCELERATORS_PER_NODE, 8);
+    ST(&sc, TCO_P_OWNED_SHARE, 0);
+    ST(&sc, TCO_P_RESERVED_SHARE, 0.5);
+    ST(&sc, TCO_P_SPOT_SHARE, 0);
+    SW(&sc, TCO_P_JOB_ACCELERATORS, 0);
+    scen_no_shared_services(&sc);
+    SP(&sc, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&sc, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(&sc, TCO_P_SPOT_PER_ACCEL_HOUR, 1);
+    SP(&sc, TCO_P_EGRESS_CROSS_REGION_PER_GB, 0.02);
+    scen_freeze(&sc);
+    tco_tags *tags;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    uint32_t team = id_of(tags, "team"), user = id_of(tags, "user");
+    uint32_t pair[6] = { team, id_of(tags, "a"), user, id_of(tags, "ana"), team, id_of(tags, "b") };
+    tco_record r[3];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 3; i++) {
+        r[i].size = sizeof r[i];
+        r[i].utilisation = -1;
+        r[i].state = TCO_JOB_COMPLETED;
+        r[i].start = T0;
+        r[i].price_class = TCO_CLASS_ON_DEMAND;
+    }
+    r[0].end = T0 + 10 * H, r[0].accelerators = 4, r[0].price_class = TCO_CLASS_RESERVED, r[0].tag_count = 2;
+    r[1].end = T0 + 5 * H, r[1].accelerators = 2, r[1].first_tag = 2, r[1].tag_count = 1, r[1].traffic_gb[1] = 100;
+    r[2].end = T0 + 1 * H, r[2].accelerators = 1;
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0;
+    q.period_end = T0 + 10 * H;
+    q.by_key[0] = team;
+    q.by_key[1] = user;
+    q.by_count = 2;
+    q.idle_rule = q.shared_rule = TCO_SPREAD_USAGE;
+    tco_attribution *a = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_attribute(&a, r, 3, pair, 3, tags, &q, sc.t, sc.w, sc.p, &err))
+        fail_msg("%s", err.message);
+    fixture f = { .sc = sc, .tags = tags, .a = a };
+    tco_focus_request fq;
+    memset(&fq, 0, sizeof fq);
+    fq.size = sizeof fq;
+    fq.provider_name = "Acme GPUs";
+    fq.region_id = "eu-west";
+    fq.region_name = "Europe West";
+    char *text = export(&f, &fq), *p = text;
+    csv_row head, row;
+    assert_true(next_row(&p, &head));
+    int64_t total = 0;
+    int network = 0, seen[3] = { 0, 0, 0 };
+    while (next_row(&p, &row)) {
+        const char *sub = col(&head, &row, "SubAccountId"), *tagcol = col(&head, &row, "Tags");
+        assert_string_equal(col(&head, &row, "ProviderName"), "Acme GPUs");
+        assert_string_equal(col(&head, &row, "RegionId"), "eu-west");
+        assert_string_equal(col(&head, &row, "RegionName"), "Europe West");
+        if (strcmp(sub, "a/ana") == 0) {
+            seen[0]++;
+            assert_string_equal(col(&head, &row, "SubAccountType"), "team/user");
+            assert_string_equal(tagcol, "{\"team\":\"a\",\"user\":\"ana\"}");
+        } else if (strcmp(sub, "b/(none)") == 0) {
+            seen[1]++;
+            assert_string_equal(tagcol, "{\"team\":\"b\"}");
+            if (strcmp(col(&head, &row, "ServiceName"), "network") == 0) {
+                network++;
+                assert_string_equal(col(&head, &row, "BilledCost"), "2.00");
+                assert_string_equal(col(&head, &row, "ResourceId"), "libtco/network");
+                assert_string_equal(col(&head, &row, "ResourceName"), "network");
+                assert_string_equal(col(&head, &row, "ResourceType"), "Network");
+            }
+        } else {
+            seen[2]++;
+            assert_string_equal(sub, ""); /* no sub-account: null */
+            assert_string_equal(col(&head, &row, "SubAccountType"), "");
+            assert_string_equal(tagcol, "{}");
+        }
+        total += llround(strtod(col(&head, &row, "BilledCost"), NULL) * 100);
+    }
+    assert_int_equal(network, 1);
+    assert_true(seen[0] > 0 && seen[1] > 0 && seen[2] > 0);
+    tco_bill b;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    assert_int_equal(tco_attribution_bill(&b, a, NULL), TCO_OK);
+    assert_int_equal(b.total, 24025);
+    assert_int_equal(total, b.total);
+    free(text);
+    unmake(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_request),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_two_keys_traffic_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,6 +302,36 @@ static void test_errors(void **state)
     scen_free(&s);
 }
 
+/* Goodput over the held hours: a used accelerator-hour is effective in the
+ * share the run's compute takes of the hours the cluster is held (wall
+ * plus queue), not of the wall time alone (doc/model.md, lifetime). The
+ * whole cluster runs the job (8 of 8), one run, 100 h of queue:
+ * goodput = compute / (wall + 100). */
+static void test_goodput_over_held_hours(void **state)
+{
+    (void)state;
+    scen s;
+    scen_make(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 0);
+    ST(&s, TCO_P_RESERVED_SHARE, 1);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SW(&s, TCO_P_QUEUE_WAIT_HOURS, 100);
+    scen_freeze(&s);
+    tco_estimate e = { .size = sizeof e };
+    assert_int_equal(tco_estimate_compute(&e, s.t, s.w, s.p, NULL), TCO_OK);
+    double g = e.compute_hours / (e.wall_hours + 100);
+    assert_true(g < 0.99 * e.goodput); /* the premise: the queue matters */
+    tco_lifetime_request q;
+    tco_lifetime_request_init(&q);
+    q.years = 1;
+    q.utilisation = 0.5;
+    tco_lifetime_year y[1];
+    tco_lifetime life = life_of(&s, &q, y, 1);
+    near(life.effective_accelerator_hours, 4 * H * g, 1e-13);
+    near(life.cost_per_effective_accelerator_hour, 175320 / (4 * H * g), 1e-13);
+    scen_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -309,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_owned_refreshed),
         cmocka_unit_test(test_fabric_salvage),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_goodput_over_held_hours),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -412,6 +412,25 @@ static void test_bad_inputs_refused(void **state)
     assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 0, NULL), TCO_OK); /* nothing asked */
     in.size = 4096;
     assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 4, NULL), TCO_E_SIZE);
+    /* every figure of a distribution must be finite: b, c (the triangular's
+     * high), lo and hi each refused alone, naming the input and parameter */
+    v[0] = -1;
+    for (int k = 0; k < 4; k++) {
+        in = U(TCO_P_PUE, TCO_DIST_TRIANGULAR, 1.1, 1.2, 1.3, 0, 0);
+        double *field[4] = { &in.b, &in.c, &in.lo, &in.hi };
+        *field[k] = k == 0 ? NAN : INFINITY;
+        assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 1, &err), TCO_E_NOT_FINITE);
+        assert_int_equal(err.param, TCO_P_PUE);
+        assert_non_null(strstr(err.message, "inputs[0] (pue, triangular): a, b, c, lo and hi must be finite"));
+    }
+    /* more inputs than parameters repeat one; more values than memory */
+    tco_uncertain many[2] = { U(TCO_P_PUE, TCO_DIST_UNIFORM, 1.1, 1.2, 0, 0, 0),
+                              U(TCO_P_MFU, TCO_DIST_UNIFORM, 0.3, 0.5, 0, 0, 0) };
+    assert_int_equal(tco_monte_carlo_draw(v, many, tco_param_count() + 1, 1, 0, 1, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "each uncertain once at most"));
+    assert_int_equal(tco_monte_carlo_draw(v, many, 2, 1, 0, SIZE_MAX / 2 + 1, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "do not fit in memory"));
+    assert_true(v[0] == -1);
 }
 
 /* ---- summaries --------------------------------------------------------- */
@@ -597,6 +616,21 @@ static void test_rank_correlation_hand_worked(void **state)
     assert_int_equal(tco_rank_correlation(&r, any, 1, any, 1, 0, NULL), TCO_E_RANGE);
     assert_int_equal(tco_rank_correlation(&r, any, 0, any, 1, 4, NULL), TCO_E_RANGE);
     assert_int_equal(tco_rank_correlation(NULL, any, 1, any, 1, 4, NULL), TCO_E_NULL);
+    /* each refusal names what it refuses: the NULL array, the zero stride,
+     * the first value not finite (x's before y's), pairs past memory */
+    assert_int_equal(tco_rank_correlation(&r, NULL, 1, any, 1, 4, &err), TCO_E_NULL);
+    assert_non_null(strstr(err.message, "x must not be NULL"));
+    assert_int_equal(tco_rank_correlation(&r, any, 1, NULL, 1, 4, &err), TCO_E_NULL);
+    assert_non_null(strstr(err.message, "y must not be NULL"));
+    assert_int_equal(tco_rank_correlation(&r, any, 1, any, 0, 4, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "y_stride = 0"));
+    const double inf_x[3] = { 1, 2, INFINITY };
+    assert_int_equal(tco_rank_correlation(&r, inf_x, 1, bad, 1, 3, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "pair 1: y[1]"));
+    assert_int_equal(tco_rank_correlation(&r, bad, 1, inf_x, 1, 3, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "pair 1: x[1]"));
+    assert_int_equal(tco_rank_correlation(&r, any, SIZE_MAX / 2, any, 1, 4, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "do not fit in memory"));
     assert_true(r == 5);
 }
 

@@ -284,6 +284,74 @@ static void test_fewer_replicas(void **state)
     scen_free(&s);
 }
 
+/* The queue wait is charged to the job, not to its running: a service down
+ * while the job waits in the queue stops nothing. With 100 h of queue, one
+ * run and no retries, the hours at risk are the wall time alone (doc/model.md,
+ * section 22): (0.01 - 0.001) x wall x accelerators, the same as without
+ * the queue. */
+static void test_fewer_replicas_queue(void **state)
+{
+    (void)state;
+    scen s[2];
+    tco_tradeoff o[2];
+    for (int k = 0; k < 2; k++) {
+        scen_new(&s[k]);
+        SW(&s[k], TCO_P_DATABASE_INSTANCES, 3);
+        SW(&s[k], TCO_P_QUEUE_WAIT_HOURS, k ? 100 : 0);
+        scen_freeze(&s[k]);
+        tco_saving q = saving(TCO_SAVING_FEWER_REPLICAS, 2);
+        q.replica_availability = 0.9;
+        o[k] = weigh(&s[k], &q);
+    }
+    tco_estimate b = estimate_at(&s[1], 0, 0, 0);
+    assert_rel(b.held_hours, b.wall_hours + 100, 1e-15); /* the premise: the queue is held */
+    assert_rel(o[1].side_effect_accelerator_hours, (0.01 - 0.001) * b.wall_hours * b.job_accelerators, 1e-12);
+    assert_rel(o[1].side_effect_accelerator_hours, o[0].side_effect_accelerator_hours, 1e-12);
+    scen_free(&s[0]);
+    scen_free(&s[1]);
+}
+
+/* The corruption probability at its edges (doc/model.md, section 22):
+ * checkpoints that never fail (q = 0) make the newest enough, so keeping
+ * fewer costs nothing; q = 0.5, the most allowed, prices as the formula
+ * says; above it is refused naming the field. */
+static void test_checkpoint_retention_edges(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    scen_freeze(&s);
+    tco_saving q = saving(TCO_SAVING_CHECKPOINT_RETENTION, 2);
+    q.checkpoint_corrupt_probability = 0;
+    tco_tradeoff o = weigh(&s, &q);
+    assert_true(o.side_effect == 0 && o.side_effect_accelerator_hours == 0 && o.side_effect_cost == 0);
+    assert_true(o.saving > 0 && o.net == o.saving);
+    tco_estimate b = estimate_at(&s, 0, 0, 0);
+    double tau = b.checkpoint_interval_hours, W = b.compute_hours + b.data_stall_hours;
+    q.checkpoint_corrupt_probability = 0.5;
+    o = weigh(&s, &q);
+    assert_rel(o.side_effect,
+               b.expected_failures * b.job_accelerators * (rollback(2, 0.5, tau, W) - rollback(10, 0.5, tau, W)), 1e-9);
+    q.checkpoint_corrupt_probability = 0.5000001;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_tradeoff_compute(&o, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "saving.checkpoint_corrupt_probability");
+    /* the batch form takes no kind nor value of its own: each is named */
+    tco_tradeoff rows[8];
+    size_t n = 99;
+    tco_saving side;
+    tco_saving_init(&side);
+    side.kind = TCO_SAVING_CHECKPOINT_RETENTION;
+    assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, &side, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "saving.kind");
+    tco_saving_init(&side);
+    side.value = 3;
+    assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, &side, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "saving.value");
+    assert_true(n == 99);
+    scen_free(&s);
+}
+
 /* A deeper cut never gives a smaller side-effect. */
 static void test_monotone(void **state)
 {
@@ -703,6 +771,8 @@ int main(void)
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_batch),
+        cmocka_unit_test(test_fewer_replicas_queue),
+        cmocka_unit_test(test_checkpoint_retention_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1072,6 +1072,42 @@ static void test_bad_values(void **state)
     tco_topology_free(t);
 }
 
+/* The surrogate check of text in a file (RFC 3629, section 3: U+D800 to
+ * U+DFFF are not characters): the four code points at its two edges, each
+ * three bytes, as a currency. U+D7FF and U+E000 load and read back as
+ * given; U+D800 (ED A0 80) and U+DFFF (ED BF BF) are refused, nothing
+ * loaded. */
+static void test_cbor_surrogates(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bytes;
+        int ok;
+    } edge[] = {
+        { "\xed\x9f\xbf", 1 }, /* U+D7FF, the last before */
+        { "\xed\xa0\x80", 0 }, /* U+D800, the first surrogate */
+        { "\xed\xbf\xbf", 0 }, /* U+DFFF, the last surrogate */
+        { "\xee\x80\x80", 1 }, /* U+E000, the first after */
+    };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        cb c = { .n = 0 };
+        cb_map(&c, 1);
+        cb_text(&c, "currency");
+        cb_byte(&c, 0x63); /* a text of 3 bytes */
+        cb_bytes(&c, edge[i].bytes, 3);
+        if (!edge[i].ok) {
+            expect_error(TCO_HANDLE_PRICING, &c, TCO_E_RANGE, "UTF-8");
+            continue;
+        }
+        tco_pricing *p = NULL;
+        assert_int_equal(tco_pricing_load_cbor(&p, c.b, c.n, NULL), TCO_OK);
+        const char *text = NULL;
+        assert_int_equal(tco_pricing_get_text(p, TCO_P_CURRENCY, &text, NULL), TCO_OK);
+        assert_string_equal(text, edge[i].bytes);
+        tco_pricing_free(p);
+    }
+}
+
 static void test_null_and_empty(void **state)
 {
     (void)state;
@@ -1343,6 +1379,7 @@ int main(void)
         cmocka_unit_test(test_versions),
         cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_null_and_empty),
+        cmocka_unit_test(test_cbor_surrogates),
         cmocka_unit_test(test_random_bytes),
         cmocka_unit_test(test_fingerprints),
         cmocka_unit_test(test_field_table),

@@ -6,7 +6,7 @@
  * would run past the caller's memory, and this test would crash. Output
  * arrays' element sizes the same, and refused when not a multiple of 8. A
  * handle of one kind passed, through a cast, where another is expected is
- * TCO_E_TYPE, never priced. */
+ * TCO_E_TYPE, never priced, fingerprinted or saved. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -141,12 +141,53 @@ static void test_wrong_kind(void **state)
     scen_free(&s);
 }
 
+/* Fingerprints and files of a handle of the wrong kind: refused too, never
+ * a fingerprint or a file of the wrong kind (nor a scenario of swapped
+ * parts); nothing written. */
+static void test_wrong_kind_identity(void **state)
+{
+    (void)state;
+    scen s;
+    make(&s);
+    tco_error err = TCO_ERROR_INIT;
+    const tco_topology *w_as_t = (const tco_topology *)(const void *)s.w;
+    const tco_workload *p_as_w = (const tco_workload *)(const void *)s.p;
+    const tco_pricing *t_as_p = (const tco_pricing *)(const void *)s.t;
+    uint64_t f = 7;
+    assert_int_equal(tco_topology_fingerprint(&f, w_as_t, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "topology given is a workload"));
+    assert_int_equal(tco_workload_fingerprint(&f, p_as_w, &err), TCO_E_TYPE);
+    assert_int_equal(tco_pricing_fingerprint(&f, t_as_p, &err), TCO_E_TYPE);
+    assert_int_equal(tco_scenario_fingerprint(&f, w_as_t, p_as_w, t_as_p, &err), TCO_E_TYPE);
+    assert_int_equal(tco_scenario_fingerprint(&f, s.t, p_as_w, s.p, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "workload given is a pricing"));
+    assert_int_equal(tco_scenario_fingerprint(&f, s.t, s.w, t_as_p, &err), TCO_E_TYPE);
+    assert_true(f == 7);
+    uint8_t buf[8192];
+    memset(buf, 0x5a, sizeof buf);
+    size_t len = 7;
+    assert_int_equal(tco_topology_save_cbor(buf, sizeof buf, &len, w_as_t, &err), TCO_E_TYPE);
+    assert_int_equal(tco_workload_save_cbor(buf, sizeof buf, &len, p_as_w, &err), TCO_E_TYPE);
+    assert_int_equal(tco_pricing_save_cbor(NULL, 0, &len, t_as_p, &err), TCO_E_TYPE);
+    assert_int_equal(tco_scenario_save_cbor(buf, sizeof buf, &len, s.t, s.w, t_as_p, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "pricing given is a topology"));
+    assert_int_equal(tco_scenario_save_cbor(buf, sizeof buf, &len, w_as_t, s.w, s.p, &err), TCO_E_TYPE);
+    assert_true(len == 7);
+    for (size_t i = 0; i < sizeof buf; i++)
+        assert_int_equal(buf[i], 0x5a);
+    /* the right kinds still fingerprint and save */
+    assert_int_equal(tco_scenario_fingerprint(&f, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_int_equal(tco_scenario_save_cbor(buf, sizeof buf, &len, s.t, s.w, s.p, NULL), TCO_OK);
+    scen_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_output_structs),
         cmocka_unit_test(test_output_arrays),
         cmocka_unit_test(test_wrong_kind),
+        cmocka_unit_test(test_wrong_kind_identity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

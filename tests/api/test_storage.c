@@ -148,6 +148,46 @@ static void test_lifecycle_short_horizon(void **state)
     scen_free(&s);
 }
 
+/* Cold retention, and a hot window shorter than the run. The dataset is
+ * hot while the run reads it however short dataset_hot_days (1 day against
+ * a run of about 27), then warm 30 days, then cold 100 days, inside the
+ * one-year horizon: 8,000 GB x (run, 720 h, 2,400 h). Checkpoints: the
+ * newest 10 hot, the next 20 warm, the next 30 cold: the cold tier holds
+ * what a tier of 60 holds less what one of 30 does (a triangle and a
+ * rectangle each, as above), and a restart can go back 60 intervals. */
+static void test_lifecycle_cold_and_short_hot(void **state)
+{
+    (void)state;
+    scen s;
+    defaults(&s);
+    SW(&s, TCO_P_LIFECYCLE_HORIZON_DAYS, 365);
+    SW(&s, TCO_P_DATASET_HOT_DAYS, 1);
+    SW(&s, TCO_P_DATASET_WARM_DAYS, 30);
+    SW(&s, TCO_P_DATASET_COLD_DAYS, 100);
+    SW(&s, TCO_P_CHECKPOINT_RETENTION, 10);
+    SW(&s, TCO_P_CHECKPOINT_WARM_RETENTION, 20);
+    SW(&s, TCO_P_CHECKPOINT_COLD_RETENTION, 30);
+    scen_freeze(&s);
+    tco_estimate e = scen_run(&s);
+    tco_lifecycle l = { .size = sizeof l };
+    assert_int_equal(tco_lifecycle_compute(&l, s.t, s.w, s.p, NULL), TCO_OK);
+    double run = e.wall_hours, after = 8760 - run, tau = e.checkpoint_interval_hours;
+    double written = (e.compute_hours + e.data_stall_hours) / tau, every = run / written;
+    assert_true(run > 24 && run + 720 + 2400 < 8760 && written > 60); /* the case this test is about */
+    assert_rel(l.gb_months[TCO_DATA_DATASET][TCO_TIER_HOT], 8000 * run / HOURS_PER_MONTH, 1e-14);
+    assert_rel(l.gb_months[TCO_DATA_DATASET][TCO_TIER_WARM], 8000 * 720 / HOURS_PER_MONTH, 1e-12);
+    assert_rel(l.gb_months[TCO_DATA_DATASET][TCO_TIER_COLD], 8000 * 2400 / HOURS_PER_MONTH, 1e-12);
+    assert_rel(l.cost[TCO_DATA_DATASET][TCO_TIER_COLD],
+               l.gb_months[TCO_DATA_DATASET][TCO_TIER_COLD] * 0.00099, 1e-15); /* the default cold price */
+    double up_to_30 = 30 * (30 * every) / 2 + 30 * (run - 30 * every) + 30 * after;
+    double up_to_60 = 60 * (60 * every) / 2 + 60 * (run - 60 * every) + 60 * after;
+    assert_rel(l.gb_months[TCO_DATA_CHECKPOINTS][TCO_TIER_COLD], 980 * (up_to_60 - up_to_30) / HOURS_PER_MONTH,
+               1e-12);
+    assert_rel(l.restart_window_hot_hours, 10 * tau, 1e-15);
+    assert_rel(l.restart_window_hours, 60 * tau, 1e-15);
+    scen_free(&s);
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -175,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_lifecycle_logs),
         cmocka_unit_test(test_lifecycle_short_horizon),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_lifecycle_cold_and_short_hot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

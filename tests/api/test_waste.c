@@ -333,6 +333,94 @@ static void test_errors(void **state)
     scen_free(&sc);
 }
 
+/* More refusals, each naming what it refuses, *out untouched: every
+ * threshold above its range, NULL tags or pairs, records of a stride this
+ * library cannot step, outside the years allowed, or naming a tag past
+ * the table; the findings' own accessors. */
+static void test_errors_more(void **state)
+{
+    (void)state;
+    scen sc;
+    set s;
+    scen_make(&sc);
+    month(&s);
+    tco_attribution *a = attribute(&s, &sc);
+    tco_findings *f = (tco_findings *)&s; /* must stay untouched */
+    tco_error err = TCO_ERROR_INIT;
+    tco_waste_request q;
+    const struct {
+        size_t offset;
+        double value;
+        const char *name;
+    } above[] = {
+        { offsetof(tco_waste_request, idle_utilisation), 1.5, "request.idle_utilisation" },
+        { offsetof(tco_waste_request, idle_hours), 2e6, "request.idle_hours" },
+        { offsetof(tco_waste_request, oversized_utilisation), 1.5, "request.oversized_utilisation" },
+        { offsetof(tco_waste_request, max_runtime_hours), 2e6, "request.max_runtime_hours" },
+        { offsetof(tco_waste_request, rerun_hours), 2e6, "request.rerun_hours" },
+        { offsetof(tco_waste_request, retention_days), 2e5, "request.retention_days" },
+        { offsetof(tco_waste_request, orphan_days), 2e5, "request.orphan_days" },
+        { offsetof(tco_waste_request, orphan_days), -1, "request.orphan_days" },
+    };
+    for (size_t i = 0; i < sizeof above / sizeof above[0]; i++) {
+        tco_waste_request_init(&q);
+        memcpy((char *)&q + above[i].offset, &above[i].value, sizeof(double));
+        assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_RANGE);
+        assert_string_equal(err.param_name, above[i].name);
+    }
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, NULL, NULL, &err), TCO_E_NULL);
+    assert_non_null(strstr(err.message, "tags"));
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, NULL, s.pairs, s.tags, NULL, &err), TCO_E_NULL);
+    /* a stride that is not a tco_record's */
+    s.r[0].size = sizeof(tco_record) + 4;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, NULL, &err), TCO_E_SIZE);
+    assert_string_equal(err.param_name, "records[0].size");
+    s.r[0].size = sizeof(tco_record);
+    /* windows outside 1970 to 9999 */
+    double start = s.r[2].start, end = s.r[2].end;
+    s.r[2].start = -1;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, NULL, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "records[2].end");
+    s.r[2].start = start;
+    s.r[2].end = 1e12; /* year 33,658 */
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, NULL, &err), TCO_E_RANGE);
+    s.r[2].end = end;
+    /* a tag pair naming an id the table does not hold */
+    uint32_t kept = s.pair[2 * s.r[4].first_tag + 1];
+    s.pair[2 * s.r[4].first_tag + 1] = 9999;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, NULL, &err), TCO_E_INDEX);
+    assert_string_equal(err.param_name, "records[4].first_tag");
+    assert_non_null(strstr(err.message, "names id 9999"));
+    s.pair[2 * s.r[4].first_tag + 1] = kept;
+    assert_ptr_equal(f, (tco_findings *)&s);
+    /* the part form: NULL arguments */
+    assert_int_equal(tco_find_waste_part(NULL, a, s.r, s.n, s.pair, s.pairs, s.tags, NULL, sc.t, sc.w, sc.p, &err),
+                     TCO_E_NULL);
+    assert_int_equal(tco_find_waste_part(&f, NULL, s.r, s.n, s.pair, s.pairs, s.tags, NULL, sc.t, sc.w, sc.p, &err),
+                     TCO_E_NULL);
+    assert_non_null(strstr(err.message, "whole"));
+    assert_int_equal(tco_find_waste_part(&f, a, s.r, s.n, s.pair, s.pairs, NULL, NULL, sc.t, sc.w, sc.p, &err),
+                     TCO_E_NULL);
+    assert_ptr_equal(f, (tco_findings *)&s);
+
+    /* the findings' accessors */
+    f = NULL;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, NULL, &err), TCO_OK);
+    tco_finding x;
+    memset(&x, 0x5a, sizeof x);
+    x.size = sizeof x;
+    assert_int_equal(tco_findings_at(NULL, f, 0, &err), TCO_E_NULL);
+    assert_int_equal(tco_findings_at(&x, NULL, 0, &err), TCO_E_NULL);
+    x.size = (size_t)1 << 40;
+    assert_int_equal(tco_findings_at(&x, f, 0, &err), TCO_E_SIZE);
+    assert_true(tco_findings_total(NULL) == 0);
+    assert_true(tco_findings_total(f) > 0);
+    tco_findings_free(f);
+    tco_attribution_free(a);
+    set_free(&s);
+    scen_free(&sc);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -346,6 +434,7 @@ static void test_names(void **state)
     assert_null(tco_finding_kind_name(0));
     assert_null(tco_finding_kind_name(9));
     assert_null(tco_finding_action(-1));
+    assert_null(tco_finding_action(9));
     assert_int_equal(tco_findings_count(NULL), 0);
     tco_findings_free(NULL);
 }
@@ -357,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_errors_more),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

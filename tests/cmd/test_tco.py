@@ -198,6 +198,7 @@ def main():
     compare_checks(path, write)
     sensitivity_checks(write)
     attribute_checks(write)
+    period_checks(write)
     waste_checks()
     lifetime_checks(write)
     programme_checks(path, write)
@@ -205,6 +206,10 @@ def main():
     scripting_checks(path, write)
     dashboard_checks(path, write)
     raw_bytes_checks(write)
+    json_input_checks(write)
+    output_checks(path, write)
+    option_checks(path)
+    more_command_checks(write)
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
@@ -428,6 +433,45 @@ def attribute_checks(write):
     expect(["attribute", usage, priced, "--by", "user", "--records", "xlsx"], 2, "csv or sacct")
     expect(["attribute"], 2, "RECORDS")
     expect(["report", "--by", "user"], 2, "--by is not offered here")
+
+
+def period_checks(write):
+    """tco attribute --period in each of its forms gives the same bill as
+    dates (2026-11-01 is epoch second 1,793,491,200: 20,758 days after
+    1970-01-01), a leap day only in a leap year; every malformed time is
+    refused naming the option, and so is a --by of empty keys."""
+    usage = write("usage.csv", USAGE_CSV)
+    priced = write("priced.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                              "pricing": {"spot_per_accel_hour": 2}}))
+
+    def bill(period):
+        rc, out, err = run("attribute", usage, priced, "--by", "project", "--period", period, "--format", "json")
+        check(rc == 0, f"--period {period}: {err}")
+        return json.loads(out)["bill"] if rc == 0 else {}
+
+    day = bill("2026-11-01,2026-11-02")
+    check(day.get("period_hours") == 24, "--period of dates: 24 h")
+    check(20758 * 86400 == 1793491200, "the epoch second of 2026-11-01")
+    for same in ("2026-11-01T00:00:00Z,2026-11-02T00:00:00", "1793491200,1793577600",
+                 "2026-11-01T00:00:00,1793577600"):
+        b = bill(same)
+        check(b.get("period_hours") == 24 and b.get("total_cents") == day["total_cents"],
+              f"--period {same}: the same day, the same bill")
+    # a leap day parses (the period then holds no record, which is the next refusal)
+    expect(["attribute", usage, priced, "--by", "project", "--period", "2024-02-29,2024-03-01"], 1,
+           "no record falls in the period")
+    check(abs(bill("2026-11-01T01:30:15Z,2026-11-02").get("period_hours", 0) - (24 - 1.5 - 15 / 3600)) < 1e-9,
+          "a time of day")
+    for bad in ("2100-02-29,2100-03-01", "2026-13-01,2026-12-01", "2026-00-01,2026-12-01", "2026-11-31,2026-12-01",
+                "2026-11-00,2026-12-01", "2026-11-01T24:00:00,2026-11-02", "2026-11-01T00:60:00,2026-11-02",
+                "2026-11-01T00:00:60,2026-11-02", "2026-11-01T00:00,2026-11-02", "2026-11-01Q,2026-11-02",
+                "1969-12-31,1970-01-02", "inf,1e300", "nan,1", "1793491200x,1793577600", ",1793577600"):
+        expect(["attribute", usage, priced, "--by", "project", "--period", bad], 2, "--period: times are", bad)
+    expect(["attribute", usage, priced, "--by", "project", "--period", "2026-11-01"], 2, "--period takes START,END")
+    expect(["attribute", usage, priced, "--by", "project", "--period", "1" * 200 + ",2"], 2, "--period takes START,END")
+    for by in (",user", "project,", ","):
+        expect(["attribute", usage, priced, "--by", by], 2, "one tag key or two", by)
+    expect(["attribute", usage, priced, "--by", "k" * 600], 2, "is too long")
 
 
 def waste_checks():
@@ -672,6 +716,193 @@ def raw_bytes_checks(write):
     expect(["report", kept], 0)
 
 
+def json_input_checks(write):
+    """Every way a JSON scenario can be wrong is refused, exit 1, with a
+    message that names the file, the key and what is allowed; what is
+    right in a less usual form (a boolean, white space first, no
+    extension) is read."""
+    def scen(**sections):
+        return json.dumps({"format": "libtco-scenario", "version": 1, **sections})
+
+    cases = [
+        ("root.json", "[1]", "a scenario is an object (format, version, topology, workload, pricing), not an array"),
+        ("section.json", scen(topology=[1]), "topology: a topology is an object of parameter names to values, not an array"),
+        ("elsewhere.json", scen(topology={"mfu": 0.5}), "topology: mfu belongs to the workload, not the topology"),
+        ("text.json", scen(pricing={"currency": 5}), "pricing.currency is a text"),
+        ("choice.json", scen(topology={"accelerator_model": 3}), "is a choice"),
+        ("huge.json", scen(topology={"accelerators": 9007199254740993}), "does not fit a double exactly"),
+        ("string.json", scen(workload={"mfu": "0.5"}), "workload.mfu is a number"),
+        ("null.json", scen(workload={"mfu": None}), "found null"),
+        ("object.json", scen(workload={"mfu": {}}), "found an object"),
+        ("boolnum.json", scen(workload={"mfu": True}), "found a boolean"),
+        ("format.json", json.dumps({"format": 5, "version": 1}), "format is an integer, not \"libtco-scenario\""),
+        ("version.json", json.dumps({"format": "libtco-scenario", "version": "1"}), "version is a string: it is a whole number from 1"),
+        ("zero.json", json.dumps({"format": "libtco-scenario", "version": 0}), "version 0 does not exist"),
+        ("noformat.json", json.dumps({"version": 1}), "has no \"format\" key"),
+        ("noversion.json", json.dumps({"format": "libtco-scenario"}), "has no \"version\" key"),
+        ("newer.json", json.dumps({"format": "libtco-scenario", "version": 99, "later": 1}),
+         "the file is format version 99"),
+        ("newest.json", json.dumps({"format": "libtco-scenario", "version": 99}), "upgrade libtco"),
+        ("range.json", scen(workload={"mfu": 7}), "mfu = 7 is out of range"),
+    ]
+    for name, text, needle in cases:
+        f = write(name, text)
+        expect(["report", f], 1, f, needle)
+    # a scenario file must be read whole: a folder cannot be
+    expect(["report", os.path.dirname(write("x.json", "{}"))], 3, "cannot read")
+    # booleans for booleans; white space before the object, no extension
+    for value in (True, False):
+        f = write("bool", "\n\t " + scen(workload={"checkpoint_async": value}))
+        rc, out, err = run("convert", f, "-", "--to", "json")
+        check(rc == 0 and json.loads(out)["workload"]["checkpoint_async"] == int(value),
+              f"a boolean for a boolean parameter, read by its content: {err}")
+    # only white space is no JSON: read as CBOR, and refused as that
+    expect(["report", write("blank", "  \n")], 1, "blank")
+    # --set: a boolean as true or false, a number in full, a slip named
+    rc, out, err = run("convert", write("empty.json", scen()), "-", "--to", "json", "--set", "checkpoint_async=true",
+                       "--set", "mfu=0.25")
+    got = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and got["workload"]["checkpoint_async"] == 1 and got["workload"]["mfu"] == 0.25,
+          f"--set booleans and numbers: {err}")
+    expect(["report", "--set", "mfuu=0.3"], 2, "no parameter is named mfuu", "did you mean mfu?")
+    expect(["report", "--set", "qqqqqqqqqqqq=1"], 2, "tco params lists them")
+    expect(["report", "--set", "mfu=lots"], 2, "mfu is a number", "lots")
+    expect(["report", "--set", "=1"], 2, "NAME=VALUE")
+    expect(["report", "--set", "mfu=7"], 1, "--set mfu=7", "out of range")
+
+
+def output_checks(path, write):
+    """Where output goes and how text is quoted in it: a path too long, a
+    symbolic link that leads nowhere, a device that is full are refused
+    (exit 3) naming the file; CBOR goes to a pipe as it goes to a file; a
+    text with quotes and backslashes comes back whole from JSON, a label
+    with a quote and a comma from CSV."""
+    default = os.path.join(GOLDEN, "default.json")
+    long = path("a" * 5000 + ".json")
+    expect(["report", "--format", "json", "-o", long], 3, "the path is too long")
+    nowhere = path("nowhere.json")
+    os.symlink(path("no-such-folder/x.json"), nowhere)
+    expect(["report", "--format", "json", "--force", "-o", nowhere], 3, nowhere,
+           "the symbolic link leads nowhere that can be written")
+    if os.path.exists("/dev/full"):
+        expect(["report", "--format", "json", "-o", "/dev/full"], 3, "/dev/full: cannot write")
+        with open("/dev/full", "wb") as full:
+            p = subprocess.run([TCO, "convert", default, "-", "--to", "cbor"], stdout=full, stderr=subprocess.PIPE,
+                               timeout=60)
+        check(p.returncode == 3 and b"-: cannot write" in p.stderr, f"CBOR to a full standard output: {p.stderr!r}")
+    rc, piped, _ = run("convert", default, "-", "--to", "cbor")
+    cbor = path("piped.cbor")
+    rc2, _, _ = run("convert", default, cbor)
+    with open(cbor, "rb") as f:
+        check(rc == 0 and rc2 == 0 and piped == f.read() and piped[:1] != b"{", "CBOR to a pipe: the file's bytes")
+    rc, out, err = run("convert", default, "-", "--to", "json", "--set", 'currency=U"S\\D')
+    check(rc == 0 and json.loads(out)["pricing"]["currency"] == 'U"S\\D', f"a text with a quote and a backslash: {err}")
+    weird = path('we"ird,name.json')
+    with open(default) as f, open(weird, "w") as g:
+        g.write(f.read())
+    rc, out, _ = run("compare", default, weird, "--format", "csv")
+    head = next(csv.reader(io.StringIO(out.decode())))
+    check(rc == 0 and head[-1] == weird and f'"{weird.replace(chr(34), chr(34) * 2)}"' in out.decode(),
+          "a CSV label with a quote and a comma is quoted, its quote doubled")
+
+
+def option_checks(path):
+    """Options refused with exit 2 and a message naming them: a value for
+    one that takes none, an unknown short one, an abbreviation of more
+    than one, an option of another command, a format the output's
+    extension contradicts; "--" ends the options; help and version by
+    every name."""
+    default = os.path.join(GOLDEN, "default.json")
+    expect(["report", "--force=yes"], 2, "--force=yes takes no value")
+    expect(["report", "-z"], 2, "unknown option -z")
+    expect(["report", "--fo", "json"], 2, "ambiguous option --fo")
+    expect(["report", "--frobnicate"], 2, "unknown option --frobnicate")
+    expect(["report", "--format"], 2, "--format needs a value")
+    expect(["report", default, default], 2, "unexpected argument")
+    for opt, value in (("--by", "team"), ("--period", "2026-11"), ("--idle-rule", "owner"),
+                       ("--shared-rule", "even"), ("--owner", "team"), ("--records", "x.csv")):
+        expect(["report", opt, value], 2, f"{opt} is not offered here")
+    expect(["report", "--strict"], 2, "--strict is not offered here")
+    for opt in ("--years", "--utilisation", "--refresh-year", "--discount-rate"):
+        expect(["report", opt, "1"], 2, f"{opt} is not offered here")
+    expect(["report", "--threshold", "5"], 2, "--threshold 5 is not offered here")
+    expect(["report", "--scenario", default], 2, "is not offered here")
+    expect(["report", "--share", "0.1"], 2, "--share 0.1 is not offered here")
+    expect(["params", "--set", "mfu=0.3"], 2, "this command reads no scenario")
+    expect(["convert", default, "-", "--from", "xml"], 2, "--from and --to take json or cbor, not xml")
+    expect(["convert", default, "-", "--to", "yaml"], 2, "--from and --to take json or cbor, not yaml")
+    expect(["report", "--format", "json", "-o", path("x.csv")], 2, "--format json, but -o", "ends in .csv")
+    expect(["lifetime", "-o", path("x.md")], 2, "its extension names a format not offered here")
+    # no known extension: the format as given; a dot in a folder is no extension
+    os.makedirs(path("v1.0"), exist_ok=True)
+    rc, _, _ = run("report", "--format", "json", "-o", path("v1.0/report"))
+    with open(path("v1.0/report")) as f:
+        check(rc == 0 and "total" in json.load(f), "-o in a folder with a dot: the format given")
+    rc, out, _ = run("report", "--format", "json", "--", default)
+    check(rc == 0 and "total" in json.loads(out), "-- ends the options")
+    for name in ("help", "-h"):
+        out, _ = expect([name], 0)
+        check(b"tco report" in out, f"tco {name} prints the usage")
+    out, _ = expect(["version"], 0)
+    check(b"scenario format version" in out, "tco version")
+
+
+def more_command_checks(write):
+    """What the other checks leave: every command's output to a folder that
+    does not exist (exit 3, the file named), a scenario each refuses, the
+    lifetime's whole numbers, the tornado's share, attribution by two keys
+    in a table and records of a format given."""
+    default = os.path.join(GOLDEN, "default.json")
+    month = os.path.join(MONTH, "month.csv"), os.path.join(MONTH, "cluster.json")
+    nowhere = write("x.json", "{}") + ".d/no/such/folder/out.json"
+    for args in (["compare", default, default, "--format", "json"], ["sensitivity", default, "--format", "json"],
+                 ["lifetime", default, "--format", "json"], ["attribute", *month, "--by", "team", "--format", "json"],
+                 ["waste", *month, "--format", "json"], ["programme", os.path.join(MONTH, "..", "programme.json")]):
+        expect([*args, "-o", nowhere], 3, nowhere)
+    bad = write("bad-mfu.json", json.dumps({"format": "libtco-scenario", "version": 1, "workload": {"mfu": 7}}))
+    for cmd in ("sensitivity", "lifetime", "compare"):
+        expect([cmd, bad] + ([default] if cmd == "compare" else []), 1, "bad-mfu.json", "mfu = 7")
+    expect(["lifetime", default, "--years", "2.5"], 2, "--years takes a whole number")
+    expect(["lifetime", default, "--years", "1e7"], 2, "--years takes a whole number")
+    expect(["lifetime", default, "--years", "many"], 2, "--years takes a number")
+    expect(["lifetime", default, "--years", "99"], 1, "request.years")
+    expect(["sensitivity", default, "--share", "5"], 2, "--share:")
+    expect(["sensitivity", default, "--share", "half"], 2, "--share")
+    rc, out, err = run("attribute", *month, "--by", "team,user")
+    check(rc == 0 and b"team / user" in out, f"attribute by two keys: a table with both: {err}")
+    rc, out, err = run("attribute", *month, "--by", "team", "--records", "csv", "--format", "json")
+    rc2, out2, _ = run("attribute", *month, "--by", "team", "--format", "json")
+    check(rc == 0 and out == out2, f"--records csv reads what the extension says: {err}")
+    expect(["attribute", *month, "--by", "team", "--records", "sacct"], 1, "month.csv")
+    # tco diff: a line from nothing is "new"; a scenario with itself, no change; one refused is named
+    none = write("no-db.json", json.dumps({"format": "libtco-scenario", "version": 1,
+                                           "workload": {"database_instances": 0, "database_gb": 0}}))
+    some = write("db.json", json.dumps({"format": "libtco-scenario", "version": 1}))
+    rc, out, err = run("diff", none, some)
+    db = next((line for line in out.decode().splitlines() if line.split()[:1] == ["database"]), "")
+    check(rc == 0 and db.split()[1] == "0" and db.split()[-2] == "new", f"diff: a line from nothing is new: {db!r} {err}")
+    rc, out, _ = run("diff", none, some, "--format", "markdown")
+    check(rc == 0 and "| database (USD) | 0 |" in out.decode() and "| new |" in out.decode(),
+          "diff --format markdown: a line from nothing is new")
+    rc, out, _ = run("diff", some, some, "--format", "markdown")
+    check(rc == 0 and b", no change**" in out and b"The inputs are the same." in out, "diff markdown of a scenario with itself")
+    expect(["diff", default, bad], 1, "bad-mfu.json", "mfu = 7")
+    for cmd in (["convert", bad, "-", "--to", "json"], ["fingerprint", bad]):
+        expect(cmd, 1, "bad-mfu.json", "mfu = 7")
+    expect(["convert", default, nowhere], 3, nowhere)
+    # CBOR is never written to a terminal
+    import pty
+    for args in (["convert", default, "-", "--to", "cbor"], ["report", default, "--format", "cbor"]):
+        master, slave = pty.openpty()
+        try:
+            p = subprocess.run([TCO, *args], stdout=slave, stderr=subprocess.PIPE, timeout=60)
+        finally:
+            os.close(slave)
+            os.close(master)
+        check(p.returncode == 2 and b"CBOR is binary: not writing it to a terminal" in p.stderr,
+              f"tco {args[0]}: CBOR to a terminal refused: {p.returncode} {p.stderr!r}")
+
+
 def report_schema_checks(rep):
     """tco report --format json stands on its own: it validates against
     doc/report.schema.json (the golden scenarios' reports too), every
@@ -782,8 +1013,13 @@ def whole_file_checks(path, write):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit then fails with EFBIG
         resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512))
 
+    # A coverage build's counters, written at exit under the same limit,
+    # would be cut short and spoil the next runs' counts: they go to a
+    # scratch folder instead (GCOV_PREFIX; no effect on other builds).
+    small_env = dict(os.environ, GCOV_PREFIX=path("gcov"))
+
     p = subprocess.run([TCO, "report", "--format", "json", "--force", "-o", out], capture_output=True,
-                       timeout=60, preexec_fn=small_disk)
+                       timeout=60, preexec_fn=small_disk, env=small_env)
     with open(out) as f:
         check(p.returncode == 3 and f.read() == "old" and b"unchanged" in p.stderr,
               f"a full disk leaves the old file: exit {p.returncode}, {p.stderr!r}")
@@ -814,13 +1050,13 @@ def whole_file_checks(path, write):
                  ["attribute", *month, "--by", "team", "--format", "focus"], ["waste", *month, "--format", "json"],
                  ["report", default, "--format", "cbor"]):
         old = write("old.out", "old")  # an extension that names no format
-        p = subprocess.run([TCO, *args, "--force", "-o", old], capture_output=True, timeout=60, preexec_fn=small_disk)
+        p = subprocess.run([TCO, *args, "--force", "-o", old], capture_output=True, timeout=60, preexec_fn=small_disk, env=small_env)
         with open(old) as f:
             check(p.returncode == 3 and f.read() == "old" and b"cannot write" in p.stderr,
                   f"{args[0]}: a full disk leaves the old file: exit {p.returncode}, {p.stderr[-200:]!r}")
     write("old.json", "old")
     p = subprocess.run([TCO, "convert", default, out, "--force"], capture_output=True, timeout=60,
-                       preexec_fn=small_disk)
+                       preexec_fn=small_disk, env=small_env)
     with open(out) as f:
         check(p.returncode == 3 and f.read() == "old", f"convert: a full disk leaves the old file: {p.stderr!r}")
     rc, _, _ = run("report", "--format", "json", "-o", os.devnull)

@@ -1345,6 +1345,227 @@ static void test_batch_errors(void **state)
     tco_pricing_free(p);
 }
 
+/* The upper bounds of a job's fields and of the sizes, each refused on its
+ * own naming the field, the output untouched; spans given past the table
+ * of reciprocals (64 and more) divide as the formula says. */
+static void test_errors_above(void **state)
+{
+    (void)state;
+    tco_pool list[] = { pool_of(TCO_CLASS_ON_DEMAND, 8, 128, 0, 0, 0, 4, 0) };
+    tco_pools *s = pools_from(list, 1);
+    tco_topology *t = quiet_topology();
+    tco_pricing *p = egress_pricing();
+    const tco_job good = job_of(8, 0, 10, 0.5, 1e9, 1, 1);
+    int32_t one[] = { 0, 8 };
+    const tco_placement base = placement_of(1, one, 0);
+    tco_price before;
+    memset(&before, 0x5a, sizeof before);
+    before.size = sizeof before;
+    typedef struct {
+        tco_job job;
+        int code;
+        const char *field;
+    } bound_case;
+    bound_case cases[7];
+    int n = 0;
+    tco_job j;
+    j = good; j.accelerators = 10000001; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.accelerators" };
+    j = good; j.duration_hours = 2e6; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.duration_hours" };
+    j = good; j.checkpoint_bytes = 2e17; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.checkpoint_bytes" };
+    j = good; j.traffic_gb_per_accel_hour = 2e6; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.traffic_gb_per_accel_hour" };
+    j = good; j.traffic_gb_per_accel_hour = -1; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.traffic_gb_per_accel_hour" };
+    j = good; j.delay_cost_per_hour = 2e9; cases[n++] = (bound_case){ j, TCO_E_RANGE, "job.delay_cost_per_hour" };
+    j = good; j.delay_cost_per_hour = NAN; cases[n++] = (bound_case){ j, TCO_E_NOT_FINITE, "job.delay_cost_per_hour" };
+    for (int i = 0; i < n; i++) {
+        tco_error err = TCO_ERROR_INIT;
+        tco_price out = before;
+        int rc = tco_placement_price(&out, s, t, p, &cases[i].job, &base, &err);
+        if (rc != cases[i].code || strcmp(err.param_name, cases[i].field) != 0)
+            print_error("case %d: %s [%s] %s\n", i, tco_status_name(rc), err.param_name, err.message);
+        assert_int_equal(rc, cases[i].code);
+        assert_string_equal(err.param_name, cases[i].field);
+        assert_memory_equal(&out, &before, sizeof out);
+    }
+    tco_error err = TCO_ERROR_INIT;
+    tco_price out = before;
+    tco_placement pl = base;
+    pl.start_hours = 2e6;
+    assert_int_equal(tco_placement_price(&out, s, t, p, &good, &pl, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "placement.start_hours");
+    pl = base;
+    pl.size = 65537;
+    assert_int_equal(tco_placement_price(&out, s, t, p, &good, &pl, &err), TCO_E_SIZE);
+    msg_has(&err, "tco_placement.size = 65537");
+    out.size = 65537;
+    assert_int_equal(tco_placement_price(&out, s, t, p, &good, &base, &err), TCO_E_SIZE);
+    msg_has(&err, "tco_price.size = 65537");
+    out.size = before.size;
+    assert_memory_equal(&out, &before, sizeof out);
+    /* a pricing table of the wrong kind, and one not frozen */
+    assert_int_equal(tco_placement_price(&out, s, t, (const tco_pricing *)(const void *)t, &good, &base, &err),
+                     TCO_E_TYPE);
+    tco_pricing *open_p;
+    assert_int_equal(tco_pricing_new(&open_p, NULL), TCO_OK);
+    assert_int_equal(tco_placement_price(&out, s, t, open_p, &good, &base, &err), TCO_E_NOT_FROZEN);
+    msg_has(&err, "the pricing must be frozen");
+    tco_pricing_free(open_p);
+
+    /* 128 accelerators over 100 racks given (no zones or regions): the
+     * communicating half slows by 0.05 x (1 - 1/100), so the span adds
+     * 10 h x 0.5 x 0.0495 = 0.2475 h at 128 x 4 per hour: 126.72 */
+    tco_job big = job_of(128, 0, 10, 0.5, 0, 0, 0);
+    int32_t all[] = { 0, 128 };
+    pl = placement_of(1, all, 0);
+    pl.racks = 100;
+    tco_price r = price_ok(s, t, p, &big, &pl);
+    assert_rel(r.compute, 5120, 1e-15);
+    assert_rel(r.slowdown, 126.72, 1e-14);
+
+    /* the batch: a count that cannot be addressed, a NULL array, wrong kinds */
+    int32_t job = 0, pool = 0, acc = 8, status = 99;
+    double cost = -1, hours = -1;
+    tco_placement_batch b;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    b.count = 1;
+    b.max_parts = 1;
+    b.job = &job;
+    b.pool = &pool;
+    b.accelerators = &acc;
+    tco_placement_batch bad = b;
+    bad.count = SIZE_MAX / 8;
+    bad.max_parts = 2;
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, t, p, &good, 1, &bad, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "batch.count");
+    bad = b;
+    bad.accelerators = NULL;
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, t, p, &good, 1, &bad, &err), TCO_E_NULL);
+    msg_has(&err, "batch.accelerators");
+    bad = b;
+    bad.job = NULL;
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, t, p, &good, 1, &bad, &err), TCO_E_NULL);
+    msg_has(&err, "batch.job");
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, (const tco_topology *)(const void *)p, p,
+                                               &good, 1, &b, &err),
+                     TCO_E_TYPE);
+    assert_true(status == 99 && cost == -1 && hours == -1);
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
+/* Daly's boundary, delta = 2M exactly, where his interval becomes M
+ * (doc/model.md, 5). One accelerator on a node of one, both failing once an
+ * hour: lambda = 2 per hour, M = 0.5 h. storage_hot_gbps = 2^42 / 3.6e12
+ * writes 2^42 B an hour to the bit, so a checkpoint of 2^42 B takes
+ * delta = 1 h = 2M and x = delta / 2M = 1. No restart time. With tau = M,
+ * Daly's wall time is M (e^((tau + delta)/M) - 1) work / tau = (e^3 - 1)
+ * work: 19.0855369231876677 h for an hour of work. (The formula for
+ * delta < 2M would give 9/8 (e^(26/9) - 1) = 19.0949941554694 h.) */
+static void test_daly_at_two_mtbf(void **state)
+{
+    (void)state;
+    tco_pool list[] = { pool_of(TCO_CLASS_ON_DEMAND, 1, 1, 0, 0, 0, 2, 0) };
+    tco_pools *s = pools_from(list, 1);
+    double gbps = 0x1p42 / 3.6e12;
+    assert_true(gbps * 1e9 * 3600 == 0x1p42); /* the premise: an exact rate */
+    tco_topology *t;
+    assert_int_equal(tco_topology_new(&t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_set(t, TCO_P_ACCELERATOR_MTBF_HOURS, 1, NULL), TCO_OK);
+    assert_int_equal(tco_topology_set(t, TCO_P_NODE_MTBF_HOURS, 1, NULL), TCO_OK);
+    assert_int_equal(tco_topology_set(t, TCO_P_RESTART_MINUTES, 0, NULL), TCO_OK);
+    assert_int_equal(tco_topology_set(t, TCO_P_STORAGE_HOT_GBPS, gbps, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(t, NULL), TCO_OK);
+    tco_pricing *p = egress_pricing();
+    tco_job job = job_of(1, 0, 1, 0, 0x1p42, 0, 0);
+    int32_t a[] = { 0, 1 };
+    tco_placement pl = placement_of(1, a, 0);
+    tco_price r = price_ok(s, t, p, &job, &pl);
+    check_price(&r, 0);
+    assert_rel(r.run_hours, 19.0855369231876677, 1e-14);
+    assert_rel(r.interruptions, 2 * (19.0855369231876677 - 1), 1e-14);
+    assert_rel(r.cost, 2 + 2 * 18.0855369231876677, 1e-14);
+    /* the batch form takes the same branch */
+    int32_t jx = 0, pool = 0, acc = 1, status = 99;
+    double cost = 0, hours = 0;
+    tco_placement_batch b;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    b.count = 1;
+    b.max_parts = 1;
+    b.job = &jx;
+    b.pool = &pool;
+    b.accelerators = &acc;
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, t, p, &job, 1, &b, NULL), TCO_OK);
+    assert_int_equal(status, TCO_OK);
+    assert_true(same_bits(cost, r.cost) && same_bits(hours, r.completion_hours));
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
+/* The jobs array's stride is jobs[0].size: at least version 1's tco_job,
+ * at most INPUT_MAX_SIZE (1,024 B) and a multiple of 8, so that every
+ * job's doubles stay aligned. Each rule refused on its own, TCO_E_SIZE
+ * naming job.size and the size given, nothing written; a stride of a
+ * newer, larger tco_job (its tail zero) prices as this version's. */
+static void test_batch_stride_rule(void **state)
+{
+    (void)state;
+    tco_pool list[] = { pool_of(TCO_CLASS_ON_DEMAND, 8, 64, 0, 0, 0, 4, 0) };
+    tco_pools *s = pools_from(list, 1);
+    tco_topology *t = quiet_topology();
+    tco_pricing *p = egress_pricing();
+    /* room for two jobs of the largest stride tried */
+    static union {
+        tco_job job;
+        unsigned char bytes[2 * 1032];
+    } u;
+    int32_t job[2] = { 0, 1 }, pool[2] = { 0, 0 }, acc[2] = { 8, 8 }, status[2];
+    double cost[2], hours[2];
+    tco_placement_batch b;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    b.count = 2;
+    b.max_parts = 1;
+    b.job = job;
+    b.pool = pool;
+    b.accelerators = acc;
+    tco_job one = job_of(8, 0, 10, 0, 0, 0, 0);
+    size_t v1 = offsetof(tco_job, delay_cost_per_hour) + sizeof(double);
+    const size_t bad[] = { sizeof(tco_job) + 4, v1 - 8, 1032, 0 };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&u, 0, sizeof u);
+        memcpy(u.bytes, &one, sizeof one);
+        u.job.size = bad[i];
+        status[0] = status[1] = 99;
+        cost[0] = cost[1] = -1;
+        tco_error err = TCO_ERROR_INIT;
+        assert_int_equal(tco_placement_price_batch(cost, hours, status, s, t, p, &u.job, 2, &b, &err), TCO_E_SIZE);
+        assert_string_equal(err.param_name, "job.size");
+        char want[48];
+        snprintf(want, sizeof want, "jobs[0].size = %zu", bad[i]);
+        msg_has(&err, want);
+        assert_true(status[0] == 99 && status[1] == 99 && cost[0] == -1 && cost[1] == -1);
+    }
+    /* strides of 8 more than this version's and of exactly 1,024 B price */
+    const size_t good[] = { sizeof(tco_job) + 8, 1024 };
+    for (size_t i = 0; i < 2; i++) {
+        memset(&u, 0, sizeof u);
+        for (int k = 0; k < 2; k++) {
+            memcpy(u.bytes + k * good[i], &one, sizeof one);
+            ((tco_job *)(void *)(u.bytes + k * good[i]))->size = good[i];
+        }
+        assert_int_equal(tco_placement_price_batch(cost, hours, status, s, t, p, &u.job, 2, &b, NULL), TCO_OK);
+        assert_true(status[0] == TCO_OK && status[1] == TCO_OK);
+        assert_rel(cost[0], 320 * (1 + 4.5e-8), 1e-12); /* 8 x 4 x 10 h, as in test_batch_errors */
+        assert_true(same_bits(cost[0], cost[1]));
+    }
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
 /* ---- no allocation ------------------------------------------------------ */
 
 static void test_no_allocation(void **state)
@@ -1417,6 +1638,9 @@ int main(void)
         cmocka_unit_test(test_batch_errors),
         cmocka_unit_test(test_batch_threads),
         cmocka_unit_test(test_no_allocation),
+        cmocka_unit_test(test_daly_at_two_mtbf),
+        cmocka_unit_test(test_batch_stride_rule),
+        cmocka_unit_test(test_errors_above),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -214,6 +214,80 @@ static void test_times_day_by_day(void **state)
     assert_int_equal(tco__parse_time("9999-12-31T23:59:59-00:01", 25, 1, &t), PARSE_RANGE);
 }
 
+/* Numbers too long to copy for strtod (past 508 bytes) with more digits
+ * than a double holds (19 kept, the rest dropped after the point) are
+ * scaled in long double: within an ulp of strtod's correctly rounded
+ * value; and out of range when the product is past a double though
+ * finite in long double. (test_numbers_against_strtod takes the loops of
+ * 10^27 with one digit.) */
+static void test_numbers_too_long_to_copy(void **state)
+{
+    (void)state;
+    static char buf[640];
+    int n = snprintf(buf, sizeof buf, "1234567890.123456789%0*d", 560, 0);
+    double got = -1, want = strtod(buf, NULL);
+    assert_int_equal(tco__parse_number(buf, (size_t)n, &got), PARSE_OK);
+    assert_true(got == want || got == nextafter(want, 0) || got == nextafter(want, INFINITY));
+    /* 19 digits x 10^381 */
+    n = snprintf(buf, sizeof buf, "1234567890123456789%0*d.%0*d", 381, 0, 200, 0);
+    double v = -1;
+    assert_int_equal(tco__parse_number(buf, (size_t)n, &v), PARSE_RANGE);
+    assert_true(v == -1);
+}
+
+/* Every byte of a time in turn made wrong is refused, and so is every
+ * field past its range and every malformed zone; the zones that are right
+ * move the time by what they say. */
+static void test_times_malformed(void **state)
+{
+    (void)state;
+    const char *good = "2026-11-01T12:34:56";
+    double t0, t;
+    assert_int_equal(tco__parse_time(good, 19, 0, &t0), PARSE_OK);
+    assert_true(t0 == 1793491200.0 + 12 * 3600 + 34 * 60 + 56); /* 2026-11-01 is day 20,758 */
+    for (int i = 0; i < 19; i++) {
+        char b[20];
+        memcpy(b, good, 20);
+        b[i] = 'x';
+        assert_int_equal(tco__parse_time(b, 19, 0, &t), PARSE_SYNTAX);
+    }
+    const char *past[] = { "2026-00-01T00:00:00", "2026-13-01T00:00:00", "2026-11-00T00:00:00",
+                           "2026-11-31T00:00:00", "2026-11-01T24:00:00", "2026-11-01T00:60:00",
+                           "2026-11-01T00:00:60" };
+    for (size_t i = 0; i < sizeof past / sizeof past[0]; i++)
+        assert_int_equal(tco__parse_time(past[i], 19, 0, &t), PARSE_SYNTAX);
+    assert_int_equal(tco__parse_time(good, 18, 0, &t), PARSE_SYNTAX); /* too short */
+    const struct {
+        const char *s;
+        int rc;
+        double shift;
+    } zones[] = {
+        { "2026-11-01T12:34:56Z", PARSE_OK, 0 },
+        { "2026-11-01T12:34:56+01:30", PARSE_OK, -5400 },
+        { "2026-11-01T12:34:56-02:00", PARSE_OK, 7200 },
+        { "2026-11-01T12:34:56.5Z", PARSE_OK, 0.5 },
+        { "2026-11-01T12:34:56.Z", PARSE_SYNTAX, 0 },     /* a point without digits */
+        { "2026-11-01T12:34:56+24:00", PARSE_SYNTAX, 0 }, /* hours past 23 */
+        { "2026-11-01T12:34:56+01:60", PARSE_SYNTAX, 0 }, /* minutes past 59 */
+        { "2026-11-01T12:34:56+01-00", PARSE_SYNTAX, 0 },
+        { "2026-11-01T12:34:56+0a:00", PARSE_SYNTAX, 0 },
+        { "2026-11-01T12:34:56+01:0a", PARSE_SYNTAX, 0 },
+        { "2026-11-01T12:34:56+01:0", PARSE_SYNTAX, 0 },  /* cut short */
+        { "2026-11-01T12:34:56ZZ", PARSE_SYNTAX, 0 },     /* more after the zone */
+        { "2026-11-01T12:34:56Q", PARSE_SYNTAX, 0 },
+    };
+    for (size_t i = 0; i < sizeof zones / sizeof zones[0]; i++) {
+        t = -1;
+        int rc = tco__parse_time(zones[i].s, strlen(zones[i].s), 1, &t);
+        if (rc != zones[i].rc)
+            fail_msg("%s: %d, expected %d", zones[i].s, rc, zones[i].rc);
+        if (rc == PARSE_OK)
+            assert_true(t == t0 + zones[i].shift);
+        else
+            assert_true(t == -1);
+    }
+}
+
 static void test_show(void **state)
 {
     (void)state;
@@ -242,6 +316,8 @@ int main(void)
         cmocka_unit_test(test_numbers_against_strtod),
         cmocka_unit_test(test_times_day_by_day),
         cmocka_unit_test(test_show),
+        cmocka_unit_test(test_numbers_too_long_to_copy),
+        cmocka_unit_test(test_times_malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
