@@ -1413,11 +1413,11 @@ static void test_errors_above(void **state)
     /* 128 accelerators over 100 racks given (no zones or regions): the
      * communicating half slows by 0.05 x (1 - 1/100), so the span adds
      * 10 h x 0.5 x 0.0495 = 0.2475 h at 128 x 4 per hour: 126.72 */
-    tco_job big = job_of(128, 0, 10, 0.5, 0, 0, 0);
+    tco_job wide = job_of(128, 0, 10, 0.5, 0, 0, 0);
     int32_t all[] = { 0, 128 };
     pl = placement_of(1, all, 0);
     pl.racks = 100;
-    tco_price r = price_ok(s, t, p, &big, &pl);
+    tco_price r = price_ok(s, t, p, &wide, &pl);
     assert_rel(r.compute, 5120, 1e-15);
     assert_rel(r.slowdown, 126.72, 1e-14);
 
