@@ -506,6 +506,11 @@ void programme_free(programme_file *pf)
 {
     for (size_t i = 0; pf->workloads && i < pf->n; i++)
         tco_workload_free(pf->workloads[i]);
+    for (size_t i = 0; pf->rates && i < pf->n; i++)
+        free(pf->rates[i]);
+    free(pf->rates);
+    free(pf->pipelines);
+    free(pf->servings);
     free(pf->workloads);
     free(pf->stages);
     free(pf->names);
@@ -515,7 +520,162 @@ void programme_free(programme_file *pf)
 }
 
 /* The keys a stage holds, for messages. */
-static const char stage_keys[] = "kind, name, after, versions_kept, workload";
+static const char stage_keys[] = "kind, name, after, versions_kept, workload, pipeline, cpu_nodes, serving";
+
+/* A data pipeline's request (tco_pipeline_request): its numbers by name. */
+static const struct { const char *key; size_t offset; } pipeline_keys[] = {
+#define K(m) { #m, offsetof(tco_pipeline_request, m) }
+    K(raw_bytes), K(preprocess_cpu_node_hours_per_tb), K(cpu_node_hour_price), K(dedup_kept_share),
+    K(compression_ratio), K(cache_hit_rate), K(prefetch_depth), K(request_price_per_1000), K(object_bytes),
+    K(internet_ingress_per_gb), K(nat_per_gb), K(storage_months),
+#undef K
+};
+/* A serving stage's request (tco_serve_request): its numbers by name,
+ * beside rate, hours, interval_seconds, rate_unit and tensor_parallel. */
+static const struct { const char *key; size_t offset; } serving_keys[] = {
+#define K(m) { #m, offsetof(tco_serve_request, m) }
+    K(prompt_tokens), K(output_tokens), K(time_per_output_token), K(time_to_first_token), K(flops_share),
+    K(bandwidth_share), K(memory_share), K(max_batch), K(memory_bandwidth_bytes_per_s),
+#undef K
+};
+static const char *const rate_units[] = { "requests_per_second", "output_tokens_per_second" }; /* by tco_serve_rate */
+
+/* "a, b, c": the keys of a table, for messages. */
+#define KEY_LIST(buf, table, first)                                                                                 \
+    do {                                                                                                           \
+        size_t used_ = (size_t)snprintf(buf, sizeof buf, "%s", first);                                             \
+        for (size_t k_ = 0; k_ < sizeof table / sizeof table[0] && used_ < sizeof buf; k_++)                       \
+            used_ += (size_t)snprintf(buf + used_, sizeof buf - used_, "%s%s", used_ ? ", " : "", table[k_].key);  \
+    } while (0)
+
+/* The "pipeline" object of a stage into q; label names the stage. */
+static int pipeline_json(tco_pipeline_request *q, json_t *obj, const char *label)
+{
+    char keys[512], shown[256];
+    KEY_LIST(keys, pipeline_keys, "");
+    if (!json_is_object(obj)) {
+        say("%s: pipeline is an object (%s), not %s", label, keys, json_kind(obj));
+        return EXIT_REJECTED;
+    }
+    tco_pipeline_request_init(q);
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        size_t k = 0;
+        while (k < sizeof pipeline_keys / sizeof pipeline_keys[0] && strcmp(pipeline_keys[k].key, key) != 0)
+            k++;
+        if (k == sizeof pipeline_keys / sizeof pipeline_keys[0]) {
+            say("%s: pipeline: unknown key \"%s\": allowed %s", label, shown_text(shown, sizeof shown, key), keys);
+            return EXIT_REJECTED;
+        }
+        if (!json_is_number(v)) {
+            say("%s: pipeline.%s is a number, not %s", label, key, json_kind(v));
+            return EXIT_REJECTED;
+        }
+        double x = json_number_value(v);
+        memcpy((char *)q + pipeline_keys[k].offset, &x, sizeof x);
+    }
+    return 0;
+}
+
+/* The "serving" object of stage i into pf->servings[i]: "rate" a number
+ * with "hours" (a constant rate), or an array with "interval_seconds"
+ * (default 60); the rest as the request names them. */
+static int serving_json(programme_file *pf, size_t i, json_t *obj, const char *label)
+{
+    char keys[512], shown[256];
+    KEY_LIST(keys, serving_keys, "rate, hours, interval_seconds, rate_unit, tensor_parallel");
+    if (!json_is_object(obj)) {
+        say("%s: serving is an object (%s), not %s", label, keys, json_kind(obj));
+        return EXIT_REJECTED;
+    }
+    tco_serve_request *q = &pf->servings[i];
+    tco_serve_request_init(q);
+    json_t *rate = json_object_get(obj, "rate"), *hours = json_object_get(obj, "hours"),
+           *interval = json_object_get(obj, "interval_seconds");
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        size_t k = 0;
+        while (k < sizeof serving_keys / sizeof serving_keys[0] && strcmp(serving_keys[k].key, key) != 0)
+            k++;
+        if (k < sizeof serving_keys / sizeof serving_keys[0] || !strcmp(key, "hours") ||
+            !strcmp(key, "interval_seconds")) {
+            if (!json_is_number(v)) {
+                say("%s: serving.%s is a number, not %s", label, key, json_kind(v));
+                return EXIT_REJECTED;
+            }
+            if (k < sizeof serving_keys / sizeof serving_keys[0]) {
+                double x = json_number_value(v);
+                memcpy((char *)q + serving_keys[k].offset, &x, sizeof x);
+            }
+        } else if (!strcmp(key, "rate_unit")) {
+            int u = -1;
+            for (int r = 0; r < 2 && json_is_string(v); r++)
+                if (!strcmp(json_string_value(v), rate_units[r]))
+                    u = r;
+            if (u < 0) {
+                say("%s: serving.rate_unit is %s or %s, not %s", label, rate_units[0], rate_units[1],
+                    json_is_string(v) ? shown_text(shown, sizeof shown, json_string_value(v)) : json_kind(v));
+                return EXIT_REJECTED;
+            }
+            q->rate_unit = u;
+        } else if (!strcmp(key, "tensor_parallel")) {
+            /* The library words the range; past int32 it is refused here, never wrapped. */
+            if (!json_is_integer(v) || json_integer_value(v) > INT32_MAX || json_integer_value(v) < INT32_MIN) {
+                say("%s: serving.tensor_parallel is a whole number (accelerators a replica; 0: the least that "
+                    "holds the model), not %s", label, json_is_integer(v) ? "one past 32 bits" : json_kind(v));
+                return EXIT_REJECTED;
+            }
+            q->tensor_parallel = (int32_t)json_integer_value(v);
+        } else if (strcmp(key, "rate")) {
+            say("%s: serving: unknown key \"%s\": allowed %s", label, shown_text(shown, sizeof shown, key), keys);
+            return EXIT_REJECTED;
+        }
+    }
+    if (json_is_number(rate)) {
+        if (!hours || interval) {
+            say("%s: serving: a constant rate goes with \"hours\" (how long it is served)%s", label,
+                interval ? ", not interval_seconds (which spaces the points of a series)" : "");
+            return EXIT_REJECTED;
+        }
+        double h = json_number_value(hours);
+        if (!(h >= 1e-6 && h <= 1e6)) { /* the library's interval, 0.0036 to 3.6e9 s, in hours */
+            say("%s: serving.hours = %g is out of range: allowed 1e-06 to 1e+06 hours", label, h);
+            return EXIT_REJECTED;
+        }
+        q->n = 1;
+        q->interval_seconds = h * 3600;
+    } else if (json_is_array(rate) && json_array_size(rate) > 0) {
+        if (hours) {
+            say("%s: serving: a rate series goes with interval_seconds (default 60), not \"hours\"", label);
+            return EXIT_REJECTED;
+        }
+        q->n = json_array_size(rate);
+        if (interval)
+            q->interval_seconds = json_number_value(interval);
+    } else {
+        say("%s: serving.rate is a number (with \"hours\") or an array of numbers, one an interval, not %s", label,
+            rate ? json_kind(rate) : "missing");
+        return EXIT_REJECTED;
+    }
+    double *x = malloc(q->n * sizeof *x);
+    if (!x) {
+        say("%s: out of memory for a serving rate of %zu points", label, q->n);
+        return EXIT_IO;
+    }
+    pf->rates[i] = x;
+    for (size_t k = 0; k < q->n; k++) {
+        json_t *r = json_is_array(rate) ? json_array_get(rate, k) : rate;
+        if (!json_is_number(r)) {
+            say("%s: serving.rate[%zu] is a number, not %s", label, k, json_kind(r));
+            return EXIT_REJECTED;
+        }
+        x[k] = json_number_value(r);
+    }
+    q->rate = x;
+    return 0;
+}
 
 /* "pretraining, context_extension, ...": the library's names. */
 static const char *stage_kinds(char *buf, size_t cap)
@@ -594,7 +754,7 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
     json_t *v;
     json_object_foreach(obj, key, v) {
         if (strcmp(key, "kind") && strcmp(key, "name") && strcmp(key, "after") && strcmp(key, "versions_kept") &&
-            strcmp(key, "workload")) {
+            strcmp(key, "workload") && strcmp(key, "pipeline") && strcmp(key, "cpu_nodes") && strcmp(key, "serving")) {
             say("%s: unknown key \"%s\": allowed %s", label, shown_text(shown, sizeof shown, key), stage_keys);
             return EXIT_REJECTED;
         }
@@ -643,6 +803,44 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
         }
         st->versions_kept = (int32_t)k;
     }
+    /* A data pipeline's and a serving stage's request: given on that kind
+     * only (the library says so too, in its words). */
+    static const struct { int32_t kind; const char *key; } requests[] = {
+        { TCO_STAGE_DATA_PIPELINE, "pipeline" }, { TCO_STAGE_SERVING, "serving" }
+    };
+    for (size_t r = 0; r < 2; r++) {
+        json_t *q = json_object_get(obj, requests[r].key);
+        if ((q != NULL) != (st->kind == requests[r].kind)) {
+            if (q)
+                say("%s: %s: only a %s stage has one, not a %s stage", label, requests[r].key,
+                    tco_stage_kind_name(requests[r].kind), tco_stage_kind_name(st->kind));
+            else
+                say("%s: a %s stage needs \"%s\", an object of its request (doc/format.md, \"Programmes\")", label,
+                    tco_stage_kind_name(st->kind), requests[r].key);
+            return EXIT_REJECTED;
+        }
+    }
+    int rc;
+    json_t *pipe = json_object_get(obj, "pipeline"), *serve = json_object_get(obj, "serving"),
+           *nodes = json_object_get(obj, "cpu_nodes");
+    if (pipe) {
+        if ((rc = pipeline_json(&pf->pipelines[i], pipe, label)))
+            return rc;
+        st->pipeline = &pf->pipelines[i];
+    }
+    if (nodes) {
+        if (!json_is_number(nodes)) {
+            say("%s: cpu_nodes is a number (the CPU nodes a data pipeline preprocesses on), not %s", label,
+                json_kind(nodes));
+            return EXIT_REJECTED;
+        }
+        st->cpu_nodes = json_number_value(nodes);
+    }
+    if (serve) {
+        if ((rc = serving_json(pf, i, serve, label)))
+            return rc;
+        st->serving = &pf->servings[i];
+    }
     tco_error err = TCO_ERROR_INIT;
     if (tco_workload_clone(&pf->workloads[i], pf->s.w, &err) != TCO_OK) {
         say("%s: %s", label, err.message);
@@ -651,8 +849,7 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
     json_t *work = json_object_get(obj, "workload");
     if (work) {
         scenario only = { NULL, pf->workloads[i], NULL };
-        int rc = json_section(&only, TCO_HANDLE_WORKLOAD, work, label, "");
-        if (rc)
+        if ((rc = json_section(&only, TCO_HANDLE_WORKLOAD, work, label, "")))
             return rc;
     }
     if (tco_workload_freeze(pf->workloads[i], &err) != TCO_OK) {
@@ -708,7 +905,10 @@ int programme_load(programme_file *pf, const char *path, const cmd_args *a)
     pf->stages = calloc(pf->n, sizeof *pf->stages);
     pf->workloads = calloc(pf->n, sizeof *pf->workloads);
     pf->names = calloc(pf->n, sizeof *pf->names);
-    if (!pf->stages || !pf->workloads || !pf->names) {
+    pf->pipelines = calloc(pf->n, sizeof *pf->pipelines);
+    pf->servings = calloc(pf->n, sizeof *pf->servings);
+    pf->rates = calloc(pf->n, sizeof *pf->rates);
+    if (!pf->stages || !pf->workloads || !pf->names || !pf->pipelines || !pf->servings || !pf->rates) {
         say("%s: out of memory for %zu stages", path, pf->n);
         rc = EXIT_IO;
         goto fail;

@@ -1,7 +1,8 @@
 /* tco programme: a programme of stages on one cluster (tco_programme_compute,
  * doc/model.md section 21): each stage on the time line with what it holds
- * and pays, then the programme's total, the store of the versions kept,
- * the makespan and the cluster's use; as a table, JSON or CSV. input.c
+ * and pays (the data pipeline and serving among them), then the
+ * programme's total, the store of the versions kept, the makespan and the
+ * cluster's use; as a table, JSON or CSV. input.c
  * reads the file (doc/format.md, "Programmes"). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +14,14 @@
 #define STAGE_FIGURES(X)                                                                                           \
     X(estimate_total) X(cluster_share) X(total) X(share) X(start_hours) X(end_hours) X(accelerators) X(runs)       \
     X(concurrent_runs) X(waves) X(cost_per_run) X(effective_accelerator_hours)                                     \
-    X(cost_per_effective_accelerator_hour) X(cost_per_million_tokens) X(store_gb)
+    X(cost_per_effective_accelerator_hour) X(cost_per_million_tokens) X(store_gb) X(tokens) X(cpu_node_hours)      \
+    X(fleet_peak_accelerators) X(fleet_accelerator_hours)
 
 #define PROGRAMME_FIGURES(X)                                                                                       \
     X(total) X(stages_total) X(storage_lifecycle) X(makespan_hours) X(makespan_months) X(cluster_accelerators)     \
     X(peak_accelerators) X(accelerator_hours) X(utilisation) X(runs) X(cost_per_experiment) X(store_gb)            \
-    X(store_growth_gb_per_month)
+    X(store_growth_gb_per_month) X(cluster_hours) X(pipeline_total) X(serving_total) X(served_tokens)             \
+    X(cost_per_million_tokens_served)
 
 /* The name of the stage a stage starts after, or NULL: the start. */
 static const char *after_name(const programme_file *pf, const tco_stage_result *r)
@@ -45,12 +48,21 @@ static void programme_table(FILE *f, const char *path, const char *currency, con
             "", money(b[0], sizeof b[0], g->storage_lifecycle));
     fprintf(f, "  %-24s %-22s %10s %10s %12s %7s %6s %16s %s\n\n", "total", "", "", "", "", "", "",
             money(b[0], sizeof b[0], g->total), currency);
-    fprintf(f, "makespan %s hours (%.2f months); peak %s of %s accelerators; utilisation %.1f%%\n",
-            money(b[0], sizeof b[0], g->makespan_hours), g->makespan_months,
+    fprintf(f, "makespan %s hours (%.2f months), the cluster held %s of them; peak %s of %s accelerators; "
+            "utilisation %.1f%%\n",
+            money(b[0], sizeof b[0], g->makespan_hours), g->makespan_months, money(b[3], sizeof b[3], g->cluster_hours),
             money(b[1], sizeof b[1], g->peak_accelerators), money(b[2], sizeof b[2], g->cluster_accelerators),
             100 * g->utilisation);
-    fprintf(f, "cost per experiment %s %s over %s runs\n", money(b[0], sizeof b[0], g->cost_per_experiment),
-            currency, money(b[1], sizeof b[1], g->runs));
+    fprintf(f, "cost per experiment %s %s over %s runs%s\n", money(b[0], sizeof b[0], g->cost_per_experiment),
+            currency, money(b[1], sizeof b[1], g->runs), g->serving_total > 0 ? " (serving apart)" : "");
+    for (size_t i = 0; i < pf->n; i++)
+        if (r[i].kind == TCO_STAGE_DATA_PIPELINE)
+            fprintf(f, "%s: %s CPU node-hours, %s GB prepared into the store\n", shown_text(name, 25, pf->names[i]),
+                    money(b[0], sizeof b[0], r[i].cpu_node_hours), money(b[1], sizeof b[1], r[i].store_gb));
+        else if (r[i].kind == TCO_STAGE_SERVING)
+            fprintf(f, "%s: %s tokens at %.4g %s per million, a fleet of up to %s accelerators rented apart\n",
+                    shown_text(name, 25, pf->names[i]), money(b[0], sizeof b[0], r[i].tokens),
+                    r[i].cost_per_million_tokens, currency, money(b[1], sizeof b[1], r[i].fleet_peak_accelerators));
     fprintf(f, "store %s GB of versions kept at the end, growing %s GB per month\n\n",
             money(b[0], sizeof b[0], g->store_gb), money(b[1], sizeof b[1], g->store_growth_gb_per_month));
     fprintf(f, "  %-10s %16s %6s\n", "category", "programme", "share");
