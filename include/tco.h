@@ -1652,6 +1652,9 @@ typedef struct tco_stage {
     const struct tco_pipeline_request *pipeline; /* a data pipeline stage's request, else NULL; not kept */
     double cpu_nodes;              /* a data pipeline stage's CPU nodes, whole, 1 to 1e6; else 0 */
     const struct tco_serve_request *serving;     /* a serving stage's request, else NULL; not kept */
+    const int32_t *also_after;     /* NULL, or n_also_after indices of further earlier stages: the stage
+                                    * starts when the last of these and of `after` ends; not kept */
+    size_t n_also_after;           /* 0 to TCO_STAGES_MAX */
 } tco_stage;
 
 /* A stage priced in its programme. Money in the currency, times in hours
@@ -1711,7 +1714,8 @@ typedef struct tco_programme {
 /* Prices a programme of n stages (1 to TCO_STAGES_MAX) on one frozen
  * topology and pricing table (doc/model.md, section 21): each stage's
  * estimate as tco_estimate_compute gives it, its place on the time line
- * (it starts when stages[after] ends; a sweep's or ablation's runs run in
+ * (it starts when stages[after] ends, or the last of it and
+ * stages[also_after[k]]; a sweep's or ablation's runs run in
  * waves of as many as the accelerators earlier stages leave free at its
  * start allow), its share of the cluster's hours while stages overlap, and
  * the store of the versions kept. results holds n structs of result_size

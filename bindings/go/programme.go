@@ -59,6 +59,7 @@ type Stage struct {
 	Pipeline     *PipelineRequest // a data pipeline's request, else nil
 	CPUNodes     float64          // a data pipeline's CPU nodes, whole, 1 to 1e6; else 0
 	Serving      *ServeRequest    // a serving stage's request, else nil
+	AlsoAfter    []int            // further earlier stages: it starts when the last of these and After ends
 }
 
 // StageResult is a stage priced in its programme (tco_stage_result); money
@@ -134,10 +135,18 @@ func ComputeProgramme(stages []Stage, t *Topology, p *Pricing) (*Programme, erro
 	cs := make([]C.tco_stage, len(stages))
 	pipes := make([]C.tco_pipeline_request, len(stages))
 	serves := make([]C.tco_serve_request, len(stages))
+	alsos := make([][]C.int32_t, len(stages))
 	for i, s := range stages {
 		cw, err := s.Workload.ptr()
 		if err != nil {
 			return nil, err
+		}
+		for _, a := range s.AlsoAfter {
+			if a != int(int32(a)) {
+				return nil, errArg(StatusRange, "stages["+strconv.Itoa(i)+"].also_after", "stages["+
+					strconv.Itoa(i)+"]: AlsoAfter past an int32")
+			}
+			alsos[i] = append(alsos[i], C.int32_t(a))
 		}
 		if s.After != int(int32(s.After)) || s.VersionsKept != int(int32(s.VersionsKept)) {
 			return nil, errArg(StatusRange, "stages["+strconv.Itoa(i)+"]", "stages["+strconv.Itoa(i)+
@@ -156,6 +165,10 @@ func ComputeProgramme(stages []Stage, t *Topology, p *Pricing) (*Programme, erro
 			pin.Pin(&pipes[i])
 			cs[i].pipeline = (*C.struct_tco_pipeline_request)(unsafe.Pointer(&pipes[i]))
 		}
+		if len(alsos[i]) > 0 {
+			pin.Pin(&alsos[i][0])
+			cs[i].also_after, cs[i].n_also_after = &alsos[i][0], C.size_t(len(alsos[i]))
+		}
 		if s.Serving != nil {
 			serves[i] = s.Serving.c(&pin)
 			pin.Pin(&serves[i])
@@ -173,6 +186,7 @@ func ComputeProgramme(stages []Stage, t *Topology, p *Pricing) (*Programme, erro
 	runtime.KeepAlive(stages)
 	runtime.KeepAlive(pipes)
 	runtime.KeepAlive(serves)
+	runtime.KeepAlive(alsos)
 	if rc != 0 {
 		return nil, failure(rc, &ce)
 	}

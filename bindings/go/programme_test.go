@@ -194,3 +194,27 @@ func TestProgrammePipelineAndServing(t *testing.T) {
 		t.Fatal(tco.StageServing.String())
 	}
 }
+
+// tests/api/test_programme.c, test_also_after: C (16) after B and A
+// starts when the longer A has ended.
+func TestProgrammeAlsoAfter(t *testing.T) {
+	top, p := programmeCluster(t)
+	wa, wb, wc := programmeWork(t, 8, 1e21, 1), programmeWork(t, 8, 2e20, 1), programmeWork(t, 16, 2e20, 1)
+	a, _ := tco.Compute(top, wa, p)
+	stages := []tco.Stage{{Kind: tco.StagePretraining, After: tco.StageStart, Name: "a", Workload: wa},
+		{Kind: tco.StageSweep, After: tco.StageStart, Name: "b", Workload: wb},
+		{Kind: tco.StageSupervisedFineTuning, After: 1, Name: "c", Workload: wc}}
+	var e *tco.Error
+	if _, err := tco.ComputeProgramme(stages, top, p); !errors.As(err, &e) || e.Code != tco.StatusInconsistent {
+		t.Fatalf("c after b alone overlaps a: %v", err)
+	}
+	stages[2].AlsoAfter = []int{0}
+	g, err := tco.ComputeProgramme(stages, top, p)
+	if err != nil || g.Stages[2].StartHours != a.HeldHours {
+		t.Fatalf("%v %+v", err, g)
+	}
+	stages[2].AlsoAfter = []int{2}
+	if _, err = tco.ComputeProgramme(stages, top, p); !errors.As(err, &e) || e.ParamName != "stages[2].also_after[0]" {
+		t.Fatalf("a stage waiting for itself: %v", err)
+	}
+}

@@ -150,8 +150,9 @@ static int stage_check(const tco_stage *raw, const tco_stage *s, size_t i, size_
     }
     if (!tco_stage_kind_name(s->kind)) {
         snprintf(name, sizeof name, "stages[%zu].kind", i);
-        return tco__fail_named(err, TCO_E_RANGE, name, "%s = %d: allowed %d (TCO_STAGE_PRETRAINING) to %d (TCO_STAGE_SERVING)",
-                               name, (int)s->kind, 1, KINDS - 1);
+        return tco__fail_named(err, TCO_E_RANGE, name,
+                               "%s = %d: allowed %d (TCO_STAGE_PRETRAINING) to %d (TCO_STAGE_SERVING)", name,
+                               (int)s->kind, 1, KINDS - 1);
     }
     if (!(s->after == TCO_STAGE_START || (s->after >= 0 && (size_t)s->after < i))) {
         snprintf(name, sizeof name, "stages[%zu].after", i);
@@ -162,6 +163,22 @@ static int stage_check(const tco_stage *raw, const tco_stage *s, size_t i, size_
                                "%s = %d: allowed -1 (the programme's start) or an earlier stage, 0 to %zu", name,
                                (int)s->after, i - 1);
     }
+    if (s->n_also_after > TCO_STAGES_MAX || (s->n_also_after && !s->also_after) ||
+        (s->also_after && !s->n_also_after)) {
+        snprintf(name, sizeof name, "stages[%zu].n_also_after", i);
+        return tco__fail_named(err, s->n_also_after > TCO_STAGES_MAX ? TCO_E_RANGE : TCO_E_NULL, name,
+                               "%s = %zu with also_after %s: give both (0 to %d earlier stages) or neither (NULL, 0)",
+                               name, s->n_also_after, s->also_after ? "given" : "NULL", TCO_STAGES_MAX);
+    }
+    for (size_t k = 0; k < s->n_also_after; k++)
+        if (!(s->also_after[k] >= 0 && (size_t)s->also_after[k] < i)) {
+            snprintf(name, sizeof name, "stages[%zu].also_after[%zu]", i, k);
+            if (i == 0)
+                return tco__fail_named(err, TCO_E_RANGE, name, "%s = %d: the first stage has no earlier stage to "
+                                       "start after", name, (int)s->also_after[k]);
+            return tco__fail_named(err, TCO_E_RANGE, name, "%s = %d: allowed an earlier stage, 0 to %zu", name,
+                                   (int)s->also_after[k], i - 1);
+        }
     if (s->versions_kept < 0 || s->versions_kept > VERSIONS_MAX) {
         snprintf(name, sizeof name, "stages[%zu].versions_kept", i);
         return tco__fail_named(err, TCO_E_RANGE, name, "%s = %d: allowed 0 to %d checkpoints kept", name,
@@ -260,6 +277,8 @@ static int time_line(slot *sl, const tco_stage *stages, size_t stride, size_t n,
         const tco_obj *w = &s->workload->o;
         slot *x = &sl[i];
         x->start = s->after == TCO_STAGE_START ? 0 : sl[s->after].end;
+        for (size_t k = 0; k < s->n_also_after; k++)
+            x->start = fmax(x->start, sl[s->also_after[k]].end);
         if (off_cluster(s->kind)) {
             if ((rc = off_cluster_price(x, s, i, topology, pricing, err)))
                 return rc;

@@ -613,6 +613,50 @@ static void test_story_errors(void **state)
     fixture_free(&f);
 }
 
+/* A stage that waits for several: A (8, the longer) and B (8) from the
+ * start, C (16) after B and also after A starts at max(HA, HB) = HA, when
+ * both have ended (with after = B alone it would start at HB and find A's
+ * 8 still held: 24 > 16). */
+static void test_also_after(void **state)
+{
+    (void)state;
+    fixture f;
+    cluster(&f);
+    f.w[0] = workload(8, 1e21, 1);
+    f.w[1] = workload(8, 2e20, 1);
+    f.w[2] = workload(16, 2e20, 1);
+    double HA = estimate(&f, f.w[0]).held_hours, HB = estimate(&f, f.w[1]).held_hours;
+    assert_true(HA > HB);
+    const int32_t also[2] = { 0, 0 }; /* a stage named twice is waited for once */
+    tco_stage st[3] = { stage(TCO_STAGE_PRETRAINING, "a", f.w[0], TCO_STAGE_START, 0),
+                        stage(TCO_STAGE_SWEEP, "b", f.w[1], TCO_STAGE_START, 0),
+                        stage(TCO_STAGE_SUPERVISED_FINE_TUNING, "c", f.w[2], 1, 0) };
+    refused(&f, st, 3, TCO_E_INCONSISTENT, "", "stages[2] (\"c\") and stages[0] (\"a\") hold 24 accelerators");
+    st[2].also_after = also;
+    st[2].n_also_after = 2;
+    tco_stage_result res[3];
+    tco_programme g = run(&f, st, 3, res);
+    identities(&g, res, 3);
+    assert_true(res[2].start_hours == HA && res[2].after == 1);
+    /* Bad lists: an index not earlier, a count without the array, an array without a count. */
+    const int32_t later[1] = { 2 };
+    st[2].also_after = later;
+    st[2].n_also_after = 1;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[2].also_after[0]", "allowed an earlier stage, 0 to 1");
+    st[2].also_after = NULL;
+    refused(&f, st, 3, TCO_E_NULL, "stages[2].n_also_after", "give both");
+    st[2].also_after = also;
+    st[2].n_also_after = 0;
+    refused(&f, st, 3, TCO_E_NULL, "stages[2].n_also_after", NULL);
+    st[2].n_also_after = TCO_STAGES_MAX + 1;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[2].n_also_after", NULL);
+    st[0].also_after = also;
+    st[0].n_also_after = 1;
+    st[2].n_also_after = 2;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[0].also_after[0]", "the first stage");
+    fixture_free(&f);
+}
+
 /* Twenty stages, parallel and sequential, allocate nothing. */
 static void test_no_allocation(void **state)
 {
@@ -649,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_sweep_waves), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_sizes_and_names), cmocka_unit_test(test_no_allocation),
         cmocka_unit_test(test_pipeline_and_serving), cmocka_unit_test(test_story_errors),
+        cmocka_unit_test(test_also_after),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

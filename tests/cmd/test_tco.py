@@ -687,6 +687,9 @@ def story_checks(write):
           g["pipeline_total"] == web["total"], "story: the pipeline's lines, by hand")
     check(by["pretrain-70b"]["start_hours"] == by["lr-sweep"]["start_hours"] == 31.25,
           "story: pretraining and the sweep wait for the prepared data")
+    check(by["sft"]["after"] == "data-mix-ablation" and by["sft"]["also_after"] == ["long-context"] and
+          by["sft"]["start_hours"] == by["long-context"]["end_hours"] > by["data-mix-ablation"]["end_hours"],
+          "story: the fine-tune waits for the later of the ablation and the context extension")
     # Serving: 20 requests a second for 4,383 hours, 1,024 + 256 tokens each,
     # on a constant fleet, all of it reserved.
     serve = by["serve-chat"]
@@ -705,6 +708,10 @@ def story_checks(write):
           near(g["utilisation"], g["accelerator_hours"] / (1024 * g["cluster_hours"])) and
           near(g["cost_per_experiment"], (g["total"] - g["serving_total"]) / 32) and
           g["total"] == g["stages_total"] + g["storage_lifecycle"], "story: the store, the cluster's hours, the total")
+    rc, out, _ = run("programme", example, "--format", "csv")
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO(out.decode()))}
+    check(rc == 0 and json.loads(rows["sft"]["also_after"]) == ["long-context"] and rows["dpo"]["also_after"] == "",
+          "story csv: also_after a JSON array in its cell")
     rc, out, _ = run("programme", example)
     check(rc == 0 and "serve-chat: 403,937,280,000 tokens" in out.decode() and "web-crawl: 2,000 CPU node-hours" in
           out.decode(), "story table: the pipeline and the serving lines")
@@ -760,6 +767,10 @@ def story_checks(write):
 
     bad("s-serve-point.json", series([1, "x"]), "serving.rate[1] is a number")
     bad("s-serve-neg.json", series([1, -2]), "stages[8] (\"serve-chat\")", "request.rate")
+    bad("s-after-type.json", at(5, "after", ["long-context", 3]), "stages[5] (sft)", "an array of such names")
+    bad("s-after-empty.json", at(5, "after", []), "stages[5] (sft)", "not an empty array")
+    bad("s-after-later.json", at(5, "after", ["long-context", "dpo"]), "stages[5] (sft)",
+        "after \"dpo\" names no earlier stage")
     bad("s-serve-shape.json", lambda doc: doc["stages"][8]["workload"].pop("layers"), "stages[8] (\"serve-chat\")",
         "layers")
     # A series instead of the constant rate: a day of hourly rates.

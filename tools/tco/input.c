@@ -508,7 +508,10 @@ void programme_free(programme_file *pf)
         tco_workload_free(pf->workloads[i]);
     for (size_t i = 0; pf->rates && i < pf->n; i++)
         free(pf->rates[i]);
+    for (size_t i = 0; pf->also && i < pf->n; i++)
+        free(pf->also[i]);
     free(pf->rates);
+    free(pf->also);
     free(pf->pipelines);
     free(pf->servings);
     free(pf->workloads);
@@ -761,29 +764,49 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
     }
     json_t *after = json_object_get(obj, "after");
     if (after) {
-        if (!json_is_string(after)) {
-            say("%s: after is the name of an earlier stage, a text, not %s (without it the stage starts at the "
-                "programme's start)", label, json_kind(after));
-            return EXIT_REJECTED;
+        /* One earlier stage's name, or an array of them: the stage starts
+         * when the last ends (the first is tco_stage.after, the rest
+         * also_after). */
+        size_t m = json_is_array(after) ? json_array_size(after) : 1;
+        if (json_is_array(after) && m > 0 && !(pf->also[i] = malloc(m * sizeof *pf->also[i]))) {
+            say("%s: out of memory for %zu stages to start after", label, m);
+            return EXIT_IO;
         }
-        const char *target = json_string_value(after);
-        for (size_t j = 0; j < i && st->after == TCO_STAGE_START; j++)
-            if (strcmp(pf->names[j], target) == 0)
-                st->after = (int32_t)j;
-        if (st->after == TCO_STAGE_START) {
-            /* Say whether it names a later stage or none at all. */
-            int later = 0;
-            for (size_t j = i; j < json_array_size(all) && !later; j++) {
-                json_t *n = json_object_get(json_array_get(all, j), "name");
-                json_t *k = json_object_get(json_array_get(all, j), "kind");
-                const char *other = json_is_string(n) ? json_string_value(n) : json_is_string(k) ? json_string_value(k) : NULL;
-                later = other && strcmp(other, target) == 0;
+        for (size_t a = 0; a < m || m == 0; a++) {
+            json_t *one = json_is_array(after) ? json_array_get(after, a) : after;
+            if (!json_is_string(one)) {
+                say("%s: after is the name of an earlier stage, a text, or an array of such names, not %s (without "
+                    "it the stage starts at the programme's start)", label, one ? json_kind(one) : "an empty array");
+                return EXIT_REJECTED;
             }
-            say("%s: after \"%s\" names no earlier stage: %s (%s)", label, shown_text(shown, sizeof shown, target),
-                later ? "it is this stage or a later one; a stage starts after one listed before it"
-                      : "no stage has that name",
-                earlier_names(list, sizeof list, pf, i));
-            return EXIT_REJECTED;
+            const char *target = json_string_value(one);
+            int32_t found = TCO_STAGE_START;
+            for (size_t j = 0; j < i && found == TCO_STAGE_START; j++)
+                if (strcmp(pf->names[j], target) == 0)
+                    found = (int32_t)j;
+            if (found == TCO_STAGE_START) {
+                /* Say whether it names a later stage or none at all. */
+                int later = 0;
+                for (size_t j = i; j < json_array_size(all) && !later; j++) {
+                    json_t *n = json_object_get(json_array_get(all, j), "name");
+                    json_t *k = json_object_get(json_array_get(all, j), "kind");
+                    const char *other = json_is_string(n) ? json_string_value(n) : json_is_string(k) ? json_string_value(k) : NULL;
+                    later = other && strcmp(other, target) == 0;
+                }
+                say("%s: after \"%s\" names no earlier stage: %s (%s)", label, shown_text(shown, sizeof shown, target),
+                    later ? "it is this stage or a later one; a stage starts after one listed before it"
+                          : "no stage has that name",
+                    earlier_names(list, sizeof list, pf, i));
+                return EXIT_REJECTED;
+            }
+            if (a == 0)
+                st->after = found;
+            else
+                pf->also[i][a - 1] = found;
+        }
+        if (m > 1) {
+            st->also_after = pf->also[i];
+            st->n_also_after = m - 1;
         }
     }
     json_t *kept = json_object_get(obj, "versions_kept");
@@ -908,7 +931,8 @@ int programme_load(programme_file *pf, const char *path, const cmd_args *a)
     pf->pipelines = calloc(pf->n, sizeof *pf->pipelines);
     pf->servings = calloc(pf->n, sizeof *pf->servings);
     pf->rates = calloc(pf->n, sizeof *pf->rates);
-    if (!pf->stages || !pf->workloads || !pf->names || !pf->pipelines || !pf->servings || !pf->rates) {
+    pf->also = calloc(pf->n, sizeof *pf->also);
+    if (!pf->stages || !pf->workloads || !pf->names || !pf->pipelines || !pf->servings || !pf->rates || !pf->also) {
         say("%s: out of memory for %zu stages", path, pf->n);
         rc = EXIT_IO;
         goto fail;

@@ -29,6 +29,17 @@ static const char *after_name(const programme_file *pf, const tco_stage_result *
     return r->after == TCO_STAGE_START ? NULL : pf->names[r->after];
 }
 
+/* ["a", "b"]: the further stages stage i waits for, by name, as JSON. */
+static void also_after_json(FILE *f, const programme_file *pf, size_t i)
+{
+    fputc('[', f);
+    for (size_t k = 0; k < pf->stages[i].n_also_after; k++) {
+        fputs(k ? ", " : "", f);
+        json_str(f, pf->names[pf->stages[i].also_after[k]]);
+    }
+    fputc(']', f);
+}
+
 static void programme_table(FILE *f, const char *path, const char *currency, const programme_file *pf,
                             const tco_programme *g, const tco_stage_result *r)
 {
@@ -110,6 +121,8 @@ static void programme_json(FILE *f, const char *path, const char *currency, cons
             json_str(f, after_name(pf, x));
         else
             fputs("null", f);
+        fputs(", \"also_after\": ", f);
+        also_after_json(f, pf, i);
         fprintf(f, ", \"versions_kept\": %d", (int)pf->stages[i].versions_kept);
 #define FIELD(y) json_num_field(f, #y, x->y);
         STAGE_FIGURES(FIELD)
@@ -120,9 +133,32 @@ static void programme_json(FILE *f, const char *path, const char *currency, cons
     fputs("\n  ]\n}\n", f);
 }
 
+/* The same JSON array as one quoted CSV cell (its quotes doubled): names
+ * may hold any character, so no separator would do. */
+static void also_after_csv(FILE *f, const programme_file *pf, size_t i)
+{
+    fputs("\"[", f);
+    for (size_t k = 0; k < pf->stages[i].n_also_after; k++) {
+        fputs(k ? ", \"\"" : "\"\"", f);
+        for (const char *c = pf->names[pf->stages[i].also_after[k]]; *c; c++) {
+            unsigned char u = (unsigned char)*c;
+            if (u == '"')
+                fputs("\\\"\"", f); /* \" in JSON, its quote doubled */
+            else if (u == '\\')
+                fputs("\\\\", f);
+            else if (u < 0x20)
+                fprintf(f, "\\u%04x", u);
+            else
+                fputc(u, f);
+        }
+        fputs("\"\"", f);
+    }
+    fputs("]\"", f);
+}
+
 static void programme_csv(FILE *f, const char *currency, const programme_file *pf, const tco_stage_result *r)
 {
-    fputs("name,kind,after,versions_kept", f);
+    fputs("name,kind,after,also_after,versions_kept", f);
 #define FIELD(x) fputs("," #x, f);
     STAGE_FIGURES(FIELD)
 #undef FIELD
@@ -137,6 +173,9 @@ static void programme_csv(FILE *f, const char *currency, const programme_file *p
         csv_str(f, tco_stage_kind_name(x->kind));
         fputc(',', f);
         csv_str(f, after_name(pf, x) ? after_name(pf, x) : "");
+        fputc(',', f);
+        if (pf->stages[i].n_also_after)
+            also_after_csv(f, pf, i);
         fprintf(f, ",%d", (int)pf->stages[i].versions_kept);
 #define FIELD(y) fprintf(f, ",%s", num(b, sizeof b, x->y));
         STAGE_FIGURES(FIELD)

@@ -33,9 +33,10 @@ _COLOURS = {"data_pipeline": "tab:green", "serving": "tab:orange"}  # the stages
 class Stage:
     """One stage: its kind (one of tco.STAGE_KINDS, e.g. "pretraining",
     "sweep"), a tco.Workload (its runs parameter is the stage's runs), the
-    stage it starts after (an earlier stage's index or name; None: the
-    programme's start), the versions of its checkpoint kept to the end,
-    and a name (default: the kind).
+    stage it starts after (an earlier stage's index or name, or a list of
+    them: it starts when the last ends; None: the programme's start), the
+    versions of its checkpoint kept to the end, and a name (default: the
+    kind).
 
     A "data_pipeline" stage takes pipeline, a dict of tco.data_pipeline's
     inputs (raw_bytes, preprocess_cpu_node_hours_per_tb, ...), and
@@ -74,7 +75,7 @@ class Programme:
     store_growth_gb_per_month, stage_count...), cost and share (dicts by category), and
     stages: a DataFrame, one row a stage, with its figures and categories."""
 
-    def __init__(self, g, rows, stages, currency):
+    def __init__(self, g, rows, stages, currency, also_after):
         self.currency = currency
         self.stage_count = g.stages
         for f in _PROGRAMME_FIELDS:
@@ -83,8 +84,10 @@ class Programme:
         self.share = {c: g.share[i] for i, c in enumerate(CATEGORIES)}
         self._rows = [{"name": s.name, "kind": s.kind,
                        "after": None if r.after == START else stages[r.after].name,
+                       "also_after": [stages[k].name for k in also],
                        **{f: getattr(r, f) for f in _RESULT_FIELDS},
-                       **{c: r.cost[i] for i, c in enumerate(CATEGORIES)}} for s, r in zip(stages, rows)]
+                       **{c: r.cost[i] for i, c in enumerate(CATEGORIES)}}
+                      for s, r, also in zip(stages, rows, also_after)]
 
     @property
     def stages(self):
@@ -154,22 +157,21 @@ def programme(topology, pricing, stages):
         index.setdefault(s.name, i)
     n = len(stages)
     arr = sized("tco_stage", max(n, 1))
-    keep = []
+    keep, also_after = [], []
     for i, s in enumerate(stages):
-        after = s.after
-        if after is None:
-            after = START
-        elif isinstance(after, str):
-            if after not in index:
-                raise ParameterTypeError(f"stages[{i}].after = {after!r} names no stage", param=f"stages[{i}].after")
-            after = index[after]
-        elif isinstance(after, bool) or not isinstance(after, (int, np.integer)) or not -2**31 <= after < 2**31:
-            raise ParameterTypeError(f"stages[{i}].after: expected a stage's index or name, not {after!r}",
-                                     param=f"stages[{i}].after")
+        after = [_stage_index(a, index, i) for a in (s.after if isinstance(s.after, (list, tuple)) else [s.after])]
+        if not after:
+            raise ParameterTypeError(f"stages[{i}].after = []: give None (the programme's start), or one or more "
+                                     "earlier stages", param=f"stages[{i}].after")
+        also_after.append(after[1:])
+        if len(after) > 1:  # the first is tco_stage.after, the rest also_after
+            also = ffi.new("int32_t[]", after[1:])
+            keep.append(also)
+            arr[i].also_after, arr[i].n_also_after = also, len(after) - 1
         name = ffi.new("char[]", s.name.encode())
         keep.append(name)
         arr[i].kind = KINDS.index(s.kind) + 1
-        arr[i].after = int(after)
+        arr[i].after = after[0]
         arr[i].name = name
         arr[i].workload = s.workload._ptr
         arr[i].versions_kept = max(min(s.versions_kept, 2**31 - 1), -2**31)
@@ -185,7 +187,21 @@ def programme(topology, pricing, stages):
     out, rows, err = sized("tco_programme"), sized("tco_stage_result", max(n, 1)), new_error()
     check(lib.tco_programme_compute(out, rows, ffi.sizeof("tco_stage_result"), arr, n, topology._ptr, pricing._ptr,
                                     err), err)
-    return Programme(out, [rows[i] for i in range(n)], stages, pricing.currency)
+    return Programme(out, [rows[i] for i in range(n)], stages, pricing.currency, also_after)
+
+
+def _stage_index(after, index, i):
+    """An earlier stage given by index or name as its index; None: the start."""
+    if after is None:
+        return START
+    if isinstance(after, str):
+        if after not in index:
+            raise ParameterTypeError(f"stages[{i}].after = {after!r} names no stage", param=f"stages[{i}].after")
+        return index[after]
+    if isinstance(after, bool) or not isinstance(after, (int, np.integer)) or not -2**31 <= after < 2**31:
+        raise ParameterTypeError(f"stages[{i}].after: expected a stage's index or name, not {after!r}",
+                                 param=f"stages[{i}].after")
+    return int(after)
 
 
 def _serving_request(serving, i):

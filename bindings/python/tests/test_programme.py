@@ -177,3 +177,24 @@ def test_story_errors(story):
         tco.Stage("serving", model, serving=[1, 2])
     with pytest.raises(tco.ParameterTypeError):
         tco.Stage("data_pipeline", train, cpu_nodes="many")
+
+
+def test_also_after(cluster):
+    """tests/api/test_programme.c, test_also_after: C (16) after B and A
+    starts when the longer A has ended."""
+    t, p = cluster
+    wa, wb, wc = work(8, 1e21), work(8, 2e20), work(16, 2e20)
+    ha = tco.estimate(t, wa, p).held_hours
+    with pytest.raises(tco.InconsistentError, match="hold 24 accelerators"):
+        tco.programme(t, p, [tco.Stage("pretraining", wa, name="a"), tco.Stage("sweep", wb, name="b"),
+                             tco.Stage("supervised_fine_tuning", wc, after="b", name="c")])
+    g = tco.programme(t, p, [tco.Stage("pretraining", wa, name="a"), tco.Stage("sweep", wb, name="b"),
+                             tco.Stage("supervised_fine_tuning", wc, after=["b", 0], name="c")])
+    row = g.stages.loc["c"]
+    assert row["start_hours"] == ha and row["after"] == "b" and row["also_after"] == ["a"]
+    assert g.stages.loc["a", "also_after"] == []
+    with pytest.raises(tco.RangeError) as bad:
+        tco.programme(t, p, [tco.Stage("pretraining", wa, name="a"), tco.Stage("sweep", wb, after=["a", 1])])
+    assert bad.value.param == "stages[1].also_after[0]"
+    with pytest.raises(tco.ParameterTypeError):
+        tco.programme(t, p, [tco.Stage("pretraining", wa, after=[])])
