@@ -1655,6 +1655,10 @@ typedef struct tco_stage {
     const int32_t *also_after;     /* NULL, or n_also_after indices of further earlier stages: the stage
                                     * starts when the last of these and of `after` ends; not kept */
     size_t n_also_after;           /* 0 to TCO_STAGES_MAX */
+    double warm_after_days;        /* what the stage leaves in the store (its versions kept, a pipeline's
+                                    * data) moves to the warm tier this many days after the stage's end;
+                                    * 0: never (default); else above 0 to 36500 */
+    double cold_after_days;        /* likewise to the cold tier; 0: never; else above warm_after_days */
 } tco_stage;
 
 /* A stage priced in its programme. Money in the currency, times in hours

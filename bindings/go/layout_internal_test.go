@@ -44,7 +44,7 @@ func TestLayoutsAreMapped(t *testing.T) {
 		"tco_pipeline":            200,
 		"tco_sizing":              72,
 		"tco_split":               176,
-		"tco_stage":               80,
+		"tco_stage":               96,
 		"tco_stage_result":        424,
 		"tco_serve_request":       112,
 		"tco_serving":             232,

@@ -60,6 +60,10 @@ type Stage struct {
 	CPUNodes     float64          // a data pipeline's CPU nodes, whole, 1 to 1e6; else 0
 	Serving      *ServeRequest    // a serving stage's request, else nil
 	AlsoAfter    []int            // further earlier stages: it starts when the last of these and After ends
+	// What the stage leaves in the store (its versions kept, a pipeline's
+	// data) moves to the warm tier WarmAfterDays after its end, and to the
+	// cold tier ColdAfterDays after; 0: never.
+	WarmAfterDays, ColdAfterDays float64
 }
 
 // StageResult is a stage priced in its programme (tco_stage_result); money
@@ -159,7 +163,8 @@ func ComputeProgramme(stages []Stage, t *Topology, p *Pricing) (*Programme, erro
 		defer C.free(unsafe.Pointer(name))
 		cs[i] = C.tco_stage{size: C.size_t(unsafe.Sizeof(cs[i])), kind: C.int32_t(s.Kind),
 			after: C.int32_t(s.After), name: name, workload: cw, versions_kept: C.int32_t(s.VersionsKept),
-			cpu_nodes: C.double(s.CPUNodes)}
+			cpu_nodes: C.double(s.CPUNodes), warm_after_days: C.double(s.WarmAfterDays),
+			cold_after_days: C.double(s.ColdAfterDays)}
 		if s.Pipeline != nil {
 			pipes[i] = s.Pipeline.c()
 			pin.Pin(&pipes[i])

@@ -218,3 +218,26 @@ func TestProgrammeAlsoAfter(t *testing.T) {
 		t.Fatalf("a stage waiting for itself: %v", err)
 	}
 }
+
+// tests/api/test_programme.c, test_tiers: 3,000 GB kept HB hours, warm
+// after d days and cold after 2 d, at 0.02, 0.01 and 0.004 a GB-month.
+func TestProgrammeTiers(t *testing.T) {
+	top, _ := programmeCluster(t)
+	p, err := tco.NewPricing(tco.Set("storage_hot_per_gb_month", 0.02), tco.Set("storage_warm_per_gb_month", 0.01),
+		tco.Set("storage_cold_per_gb_month", 0.004))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	wa, wb := programmeWork(t, 16, 1e21, 1), programmeWork(t, 8, 2e21, 1)
+	b, _ := tco.Compute(top, wb, p)
+	d := math.Floor(b.HeldHours / 96)
+	g, err := tco.ComputeProgramme([]tco.Stage{
+		{Kind: tco.StagePretraining, After: tco.StageStart, Workload: wa, VersionsKept: 3, WarmAfterDays: d,
+			ColdAfterDays: 2 * d},
+		{Kind: tco.StageSupervisedFineTuning, After: 0, Workload: wb}}, top, p)
+	want := 3000 * (24*d*0.02 + 24*d*0.01 + (b.HeldHours-48*d)*0.004) / programmeMonth
+	if err != nil || !near(g.StorageLifecycle, want, 1e-12) {
+		t.Fatalf("%v: lifecycle %g, want %g", err, g.StorageLifecycle, want)
+	}
+}

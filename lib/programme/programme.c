@@ -25,6 +25,7 @@
 #define PROGRAMME_V1_SIZE V1_SIZE(tco_programme, store_growth_gb_per_month)
 #define VERSIONS_MAX 1000000
 #define CPU_NODES_MAX 1e6
+#define TIER_DAYS_MAX 36500.0 /* a hundred years */
 #define LABEL_MAX (TCO__SHOW_MAX + 32) /* "stages[255] (" the name ")" */
 
 static const char *const kind_names[] = {
@@ -49,6 +50,7 @@ typedef struct slot {
     double cost[3];            /* compute, storage and network lines charged in the stage, cur */
     double gb;                 /* a pipeline's prepared data */
     double kept_months;        /* its request's storage_months: 0, kept to the programme's end */
+    double warm_after, cold_after; /* hours after its end the stored data moves tier; 0: never */
     double tokens;             /* served, prompt and output */
     double per_million;        /* the serving's cost per million tokens */
     double node_hours, fleet_peak, fleet_hours;
@@ -124,6 +126,25 @@ static int kind_members_check(const tco_stage *s, size_t i, tco_error *err)
                                    "preprocessing runs on)", name, c, CPU_NODES_MAX);
         return tco__fail_named(err, TCO_E_RANGE, name, "%s = %g: allowed 0 only, for a %s stage (a data pipeline "
                                "stage runs on CPU nodes)", name, c, kind);
+    }
+    static const char *const tier[2] = { "warm_after_days", "cold_after_days" };
+    const double days[2] = { s->warm_after_days, s->cold_after_days };
+    for (int k = 0; k < 2; k++) {
+        double d = days[k];
+        if (d == 0)
+            continue;
+        snprintf(name, sizeof name, "stages[%zu].%s", i, tier[k]);
+        if (!isfinite(d))
+            return tco__fail_named(err, TCO_E_NOT_FINITE, name, "%s must be a finite number, not %g", name, d);
+        if (serve)
+            return tco__fail_named(err, TCO_E_RANGE, name, "%s = %g: allowed 0 only, for a serving stage (it "
+                                   "leaves nothing in the store)", name, d);
+        if (!(d > 0 && d <= TIER_DAYS_MAX))
+            return tco__fail_named(err, TCO_E_RANGE, name, "%s = %g is out of range: allowed 0 (never) or above 0 "
+                                   "to %g days", name, d, TIER_DAYS_MAX);
+        if (k == 1 && days[0] > 0 && !(d > days[0]))
+            return tco__fail_named(err, TCO_E_RANGE, name, "%s = %g: allowed above warm_after_days, %g (the cold "
+                                   "tier comes after the warm one), or 0", name, d, days[0]);
     }
     if (off_cluster(s->kind) && s->versions_kept != 0) {
         snprintf(name, sizeof name, "stages[%zu].versions_kept", i);
@@ -277,6 +298,8 @@ static int time_line(slot *sl, const tco_stage *stages, size_t stride, size_t n,
         const tco_obj *w = &s->workload->o;
         slot *x = &sl[i];
         x->start = s->after == TCO_STAGE_START ? 0 : sl[s->after].end;
+        x->warm_after = s->warm_after_days * 24;
+        x->cold_after = s->cold_after_days * 24;
         for (size_t k = 0; k < s->n_also_after; k++)
             x->start = fmax(x->start, sl[s->also_after[k]].end);
         if (off_cluster(s->kind)) {
@@ -365,6 +388,22 @@ static double shares(slot *sl, size_t n)
                 sl[j].share_lost += (b - a) * (1 - sl[j].accelerators / all);
     }
     return idle;
+}
+
+/* gb stored for h hours from a stage's end: hot, then warm and cold from
+ * the stage's warm_after and cold_after hours (0: never). */
+static double stored_cost(const slot *x, double gb, double h, const tco_obj *p)
+{
+    double hot = P(STORAGE_HOT_PER_GB_MONTH);
+    if (x->warm_after == 0 && x->cold_after == 0)
+        return x->kept_months > 0 ? gb * x->kept_months * hot : gb * h / HOURS_PER_MONTH * hot;
+    double to_warm = x->warm_after > 0 ? x->warm_after : INFINITY;
+    double to_cold = x->cold_after > 0 ? x->cold_after : INFINITY;
+    double hot_h = fmin(h, fmin(to_warm, to_cold));
+    double warm_h = to_warm < h ? fmin(h, to_cold) - to_warm : 0;
+    double cold_h = to_cold < h ? h - to_cold : 0;
+    return gb * (hot_h * hot + warm_h * P(STORAGE_WARM_PER_GB_MONTH) + cold_h * P(STORAGE_COLD_PER_GB_MONTH)) /
+           HOURS_PER_MONTH;
 }
 
 static void result_write(tco_stage_result *results, size_t result_size, size_t i, tco_stage_result *o)
@@ -497,13 +536,14 @@ int tco_programme_compute(tco_programme *out, tco_stage_result *results, size_t 
         if (held > g.peak_accelerators)
             g.peak_accelerators = held;
     }
-    /* The store, hot: versions kept from their stage's end to the
-     * programme's end; a pipeline's prepared data likewise, or for the
-     * months its request keeps it. */
-    double hot = P(STORAGE_HOT_PER_GB_MONTH), M = g.makespan_hours;
+    /* The store: versions kept from their stage's end to the programme's
+     * end; a pipeline's prepared data likewise, or for the months its
+     * request keeps it; hot, or moved down the tiers after the stage's
+     * days. */
+    double M = g.makespan_hours;
     for (size_t i = 0; i < n; i++) {
         double kept = sl[i].kept_months;
-        g.storage_lifecycle += kept > 0 ? gb[i] * kept * hot : gb[i] * (M - sl[i].end) / HOURS_PER_MONTH * hot;
+        g.storage_lifecycle += stored_cost(&sl[i], gb[i], kept > 0 ? kept * HOURS_PER_MONTH : M - sl[i].end, p);
         if (!(kept > 0) || sl[i].end + kept * HOURS_PER_MONTH >= M)
             g.store_gb += gb[i];
     }

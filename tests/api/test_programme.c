@@ -607,6 +607,9 @@ static void test_story_errors(void **state)
     sq.time_per_output_token = 1e-6; /* below what one replica reaches */
     refused(&f, st, 3, TCO_E_INCONSISTENT, "stages[2].serving.time_per_output_token", NULL);
     sq.time_per_output_token = 0.1;
+    st[2].cold_after_days = 30;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[2].cold_after_days", "allowed 0 only, for a serving stage");
+    st[2].cold_after_days = 0;
     /* The served model's shape is a parameter: named as the workload names it. */
     st[2].workload = f.w[0];
     refused(&f, st, 3, TCO_E_INCONSISTENT, "layers", "stages[2] (\"serve\"), its serving request");
@@ -657,6 +660,59 @@ static void test_also_after(void **state)
     fixture_free(&f);
 }
 
+/* The store down the tiers: test_sequential's 3 versions of 1,000 GB,
+ * kept HB hours after the pretraining, with hot 0.02, warm 0.01 and cold
+ * 0.004 a GB-month. Warm after d days (24 d < HB): 3000 x (24 d x 0.02 +
+ * (HB - 24 d) x 0.01) / 730.5; cold after 2 d as well: the last HB - 48 d
+ * hours at 0.004; cold after d alone: hot, then cold. */
+static void test_tiers(void **state)
+{
+    (void)state;
+    fixture f;
+    cluster(&f);
+    tco_pricing_free(f.p);
+    assert_int_equal(tco_pricing_new(&f.p, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(f.p, TCO_P_STORAGE_HOT_PER_GB_MONTH, 0.02, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(f.p, TCO_P_STORAGE_WARM_PER_GB_MONTH, 0.01, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(f.p, TCO_P_STORAGE_COLD_PER_GB_MONTH, 0.004, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(f.p, NULL), TCO_OK);
+    f.w[0] = workload(16, 1e21, 1);
+    f.w[1] = workload(8, 2e21, 1);
+    double HB = estimate(&f, f.w[1]).held_hours, d = floor(HB / 24 / 4);
+    assert_true(d >= 1 && 48 * d < HB);
+    tco_stage st[2] = { stage(TCO_STAGE_PRETRAINING, "pretrain", f.w[0], TCO_STAGE_START, 3),
+                        stage(TCO_STAGE_SUPERVISED_FINE_TUNING, "sft", f.w[1], 0, 0) };
+    tco_stage_result res[2];
+    st[0].warm_after_days = d;
+    tco_programme g = run(&f, st, 2, res);
+    assert_rel(g.storage_lifecycle, 3000 * (24 * d * 0.02 + (HB - 24 * d) * 0.01) / HOURS_PER_MONTH, 1e-12);
+    st[0].cold_after_days = 2 * d;
+    g = run(&f, st, 2, res);
+    assert_rel(g.storage_lifecycle, 3000 * (24 * d * 0.02 + 24 * d * 0.01 + (HB - 48 * d) * 0.004) / HOURS_PER_MONTH,
+               1e-12);
+    identities(&g, res, 2);
+    st[0].warm_after_days = 0;
+    st[0].cold_after_days = d;
+    g = run(&f, st, 2, res);
+    assert_rel(g.storage_lifecycle, 3000 * (24 * d * 0.02 + (HB - 24 * d) * 0.004) / HOURS_PER_MONTH, 1e-12);
+    /* Past the programme's end it never moves: all hot, as without tiers. */
+    st[0].cold_after_days = 36500;
+    g = run(&f, st, 2, res);
+    assert_rel(g.storage_lifecycle, 3000 * HB * 0.02 / HOURS_PER_MONTH, 1e-12);
+    /* Refused: cold before warm, out of range, not finite, on a serving stage. */
+    st[0].warm_after_days = 2 * d;
+    st[0].cold_after_days = d;
+    refused(&f, st, 2, TCO_E_RANGE, "stages[0].cold_after_days", "allowed above warm_after_days");
+    st[0].cold_after_days = 0;
+    st[0].warm_after_days = -1;
+    refused(&f, st, 2, TCO_E_RANGE, "stages[0].warm_after_days", "allowed 0 (never) or above 0 to 36500 days");
+    st[0].warm_after_days = 36501;
+    refused(&f, st, 2, TCO_E_RANGE, "stages[0].warm_after_days", NULL);
+    st[0].warm_after_days = NAN;
+    refused(&f, st, 2, TCO_E_NOT_FINITE, "stages[0].warm_after_days", NULL);
+    fixture_free(&f);
+}
+
 /* Twenty stages, parallel and sequential, allocate nothing. */
 static void test_no_allocation(void **state)
 {
@@ -693,7 +749,7 @@ int main(void)
         cmocka_unit_test(test_sweep_waves), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_sizes_and_names), cmocka_unit_test(test_no_allocation),
         cmocka_unit_test(test_pipeline_and_serving), cmocka_unit_test(test_story_errors),
-        cmocka_unit_test(test_also_after),
+        cmocka_unit_test(test_also_after), cmocka_unit_test(test_tiers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -701,9 +701,20 @@ def story_checks(write):
           near(serve["cost_per_million_tokens"], serve["total"] / tokens * 1e6) and serve["accelerators"] == 0 and
           g["serving_total"] == serve["total"] and g["served_tokens"] == tokens,
           "story: serving's tokens and cost, by hand")
+    # The store: hot at 0.145 a GB-month; the prepared data warm (0.023)
+    # from 60 days after its end and cold (0.00099) from 180, the
+    # pretraining's versions warm from 30 days (the defaults' prices).
     M = g["makespan_hours"]
-    check(M == serve["end_hours"] and
-          near(g["storage_lifecycle"], sum(s["store_gb"] * (M - s["end_hours"]) for s in stages) / 730.5 * 0.145) and
+
+    def tiered(s, warm=None, cold=None):
+        h = M - s["end_hours"]
+        w, c = (warm or 1e9) * 24, (cold or 1e9) * 24
+        hot = min(h, w, c)
+        return s["store_gb"] * (hot * 0.145 + max(0, min(h, c) - w) * 0.023 + max(0, h - c) * 0.00099) / 730.5
+
+    life = sum(tiered(s) for s in stages if s["name"] not in ("web-crawl", "pretrain-70b"))
+    life += tiered(web, 60, 180) + tiered(by["pretrain-70b"], 30)
+    check(M == serve["end_hours"] and M - web["end_hours"] > 180 * 24 and near(g["storage_lifecycle"], life) and
           near(g["cluster_hours"], by["eval-suite"]["end_hours"] - 31.25) and
           near(g["utilisation"], g["accelerator_hours"] / (1024 * g["cluster_hours"])) and
           near(g["cost_per_experiment"], (g["total"] - g["serving_total"]) / 32) and
@@ -771,6 +782,8 @@ def story_checks(write):
     bad("s-after-empty.json", at(5, "after", []), "stages[5] (sft)", "not an empty array")
     bad("s-after-later.json", at(5, "after", ["long-context", "dpo"]), "stages[5] (sft)",
         "after \"dpo\" names no earlier stage")
+    bad("s-tier.json", at(0, "cold_after_days", 30), "stages[0].cold_after_days = 30", "above warm_after_days")
+    bad("s-tier-type.json", at(0, "warm_after_days", "soon"), "stages[0] (web-crawl)", "warm_after_days is a number")
     bad("s-serve-shape.json", lambda doc: doc["stages"][8]["workload"].pop("layers"), "stages[8] (\"serve-chat\")",
         "layers")
     # A series instead of the constant rate: a day of hourly rates.

@@ -523,7 +523,8 @@ void programme_free(programme_file *pf)
 }
 
 /* The keys a stage holds, for messages. */
-static const char stage_keys[] = "kind, name, after, versions_kept, workload, pipeline, cpu_nodes, serving";
+static const char stage_keys[] =
+    "kind, name, after, versions_kept, workload, pipeline, cpu_nodes, serving, warm_after_days, cold_after_days";
 
 /* A data pipeline's request (tco_pipeline_request): its numbers by name. */
 static const struct { const char *key; size_t offset; } pipeline_keys[] = {
@@ -757,7 +758,8 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
     json_t *v;
     json_object_foreach(obj, key, v) {
         if (strcmp(key, "kind") && strcmp(key, "name") && strcmp(key, "after") && strcmp(key, "versions_kept") &&
-            strcmp(key, "workload") && strcmp(key, "pipeline") && strcmp(key, "cpu_nodes") && strcmp(key, "serving")) {
+            strcmp(key, "workload") && strcmp(key, "pipeline") && strcmp(key, "cpu_nodes") && strcmp(key, "serving") &&
+            strcmp(key, "warm_after_days") && strcmp(key, "cold_after_days")) {
             say("%s: unknown key \"%s\": allowed %s", label, shown_text(shown, sizeof shown, key), stage_keys);
             return EXIT_REJECTED;
         }
@@ -844,20 +846,26 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
         }
     }
     int rc;
-    json_t *pipe = json_object_get(obj, "pipeline"), *serve = json_object_get(obj, "serving"),
-           *nodes = json_object_get(obj, "cpu_nodes");
+    json_t *pipe = json_object_get(obj, "pipeline"), *serve = json_object_get(obj, "serving");
     if (pipe) {
         if ((rc = pipeline_json(&pf->pipelines[i], pipe, label)))
             return rc;
         st->pipeline = &pf->pipelines[i];
     }
-    if (nodes) {
-        if (!json_is_number(nodes)) {
-            say("%s: cpu_nodes is a number (the CPU nodes a data pipeline preprocesses on), not %s", label,
-                json_kind(nodes));
+    /* Numbers the library checks and words the range of. */
+    const struct { const char *key, *what; double *to; } numbers[] = {
+        { "cpu_nodes", "the CPU nodes a data pipeline preprocesses on", &st->cpu_nodes },
+        { "warm_after_days", "days after the stage's end what it stores moves to the warm tier", &st->warm_after_days },
+        { "cold_after_days", "days after the stage's end what it stores moves to the cold tier", &st->cold_after_days },
+    };
+    for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++) {
+        json_t *x = json_object_get(obj, numbers[k].key);
+        if (x && !json_is_number(x)) {
+            say("%s: %s is a number (%s), not %s", label, numbers[k].key, numbers[k].what, json_kind(x));
             return EXIT_REJECTED;
         }
-        st->cpu_nodes = json_number_value(nodes);
+        if (x)
+            *numbers[k].to = json_number_value(x);
     }
     if (serve) {
         if ((rc = serving_json(pf, i, serve, label)))

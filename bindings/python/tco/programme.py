@@ -41,13 +41,16 @@ class Stage:
     A "data_pipeline" stage takes pipeline, a dict of tco.data_pipeline's
     inputs (raw_bytes, preprocess_cpu_node_hours_per_tb, ...), and
     cpu_nodes, the CPU nodes it runs on; its workload is the one whose data
-    it prepares. A "serving" stage takes serving, a dict of tco.serve's
+    it prepares. What a stage leaves in the store (its versions kept, a
+    pipeline's data) moves to the warm tier warm_after_days after its end,
+    and to the cold tier cold_after_days after (0: never). A "serving"
+    stage takes serving, a dict of tco.serve's
     keywords (requests_per_second or tokens_per_second, interval_seconds,
     time_per_output_token, ...), where a single rate with hours=H is that
     rate for H hours; its workload is the model served."""
 
     def __init__(self, kind, workload, after=None, versions_kept=0, name=None, *, pipeline=None, cpu_nodes=0,
-                 serving=None):
+                 serving=None, warm_after_days=0, cold_after_days=0):
         if kind not in KINDS:
             raise ParameterTypeError(f"kind = {kind!r}: allowed {', '.join(KINDS)}", param="kind")
         if not isinstance(workload, Workload):
@@ -55,14 +58,17 @@ class Stage:
         if isinstance(versions_kept, bool) or not isinstance(versions_kept, (int, np.integer)):
             raise ParameterTypeError(f"versions_kept: expected a whole number, not {versions_kept!r}",
                                      param="versions_kept")
-        if isinstance(cpu_nodes, bool) or not isinstance(cpu_nodes, numbers.Real):
-            raise ParameterTypeError(f"cpu_nodes: expected a number, not {cpu_nodes!r}", param="cpu_nodes")
+        for key, value in (("cpu_nodes", cpu_nodes), ("warm_after_days", warm_after_days),
+                           ("cold_after_days", cold_after_days)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise ParameterTypeError(f"{key}: expected a number, not {value!r}", param=key)
         for key, value in (("pipeline", pipeline), ("serving", serving)):
             if value is not None and not isinstance(value, dict):
                 raise TypeError(f"{key}: expected a dict of its request, not {type(value).__name__}")
         self.kind, self.workload, self.after = kind, workload, after
         self.versions_kept, self.name = int(versions_kept), name if name is not None else kind
         self.pipeline, self.cpu_nodes, self.serving = pipeline, float(cpu_nodes), serving
+        self.warm_after_days, self.cold_after_days = float(warm_after_days), float(cold_after_days)
 
     def __repr__(self):
         return f"Stage({self.kind!r}, name={self.name!r}, after={self.after!r}, versions_kept={self.versions_kept})"
@@ -176,6 +182,7 @@ def programme(topology, pricing, stages):
         arr[i].workload = s.workload._ptr
         arr[i].versions_kept = max(min(s.versions_kept, 2**31 - 1), -2**31)
         arr[i].cpu_nodes = s.cpu_nodes
+        arr[i].warm_after_days, arr[i].cold_after_days = s.warm_after_days, s.cold_after_days
         if s.pipeline is not None:
             q = _pipeline._request(s.pipeline)
             keep.append(q)

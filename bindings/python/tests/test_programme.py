@@ -198,3 +198,20 @@ def test_also_after(cluster):
     assert bad.value.param == "stages[1].also_after[0]"
     with pytest.raises(tco.ParameterTypeError):
         tco.programme(t, p, [tco.Stage("pretraining", wa, after=[])])
+
+
+def test_tiers():
+    """tests/api/test_programme.c, test_tiers: 3,000 GB kept HB hours, warm
+    after d days and cold after 2 d, at 0.02, 0.01 and 0.004 a GB-month."""
+    t = tco.Topology(accelerators=16, accelerators_per_node=8)
+    p = tco.Pricing(storage_hot_per_gb_month=0.02, storage_warm_per_gb_month=0.01, storage_cold_per_gb_month=0.004)
+    wa, wb = work(16, 1e21), work(8, 2e21)
+    hb = tco.estimate(t, wb, p).held_hours
+    d = hb // 96
+    g = tco.programme(t, p, [tco.Stage("pretraining", wa, versions_kept=3, warm_after_days=d, cold_after_days=2 * d),
+                             tco.Stage("supervised_fine_tuning", wb, after=0)])
+    want = 3000 * (24 * d * 0.02 + 24 * d * 0.01 + (hb - 48 * d) * 0.004) / MONTH
+    assert g.storage_lifecycle == pytest.approx(want, rel=1e-12)
+    with pytest.raises(tco.RangeError) as bad:
+        tco.programme(t, p, [tco.Stage("pretraining", wa, warm_after_days=2, cold_after_days=1)])
+    assert bad.value.param == "stages[0].cold_after_days"
