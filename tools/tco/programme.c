@@ -55,7 +55,7 @@ static void programme_table(FILE *f, const char *path, const char *currency, con
                 money(b[0], sizeof b[0], r[i].total), 100 * r[i].share);
     fprintf(f, "  %-24s %-22s %10s %10s %12s %7s %6s %16s\n", "stages", "", "", "", "", "", "",
             money(b[0], sizeof b[0], g->stages_total));
-    fprintf(f, "  %-24s %-22s %10s %10s %12s %7s %6s %16s\n", "versions kept", "storage lifecycle", "", "", "", "",
+    fprintf(f, "  %-24s %-22s %10s %10s %12s %7s %6s %16s\n", "store", "storage lifecycle", "", "", "", "",
             "", money(b[0], sizeof b[0], g->storage_lifecycle));
     fprintf(f, "  %-24s %-22s %10s %10s %12s %7s %6s %16s %s\n\n", "total", "", "", "", "", "", "",
             money(b[0], sizeof b[0], g->total), currency);
@@ -74,7 +74,7 @@ static void programme_table(FILE *f, const char *path, const char *currency, con
             fprintf(f, "%s: %s tokens at %.4g %s per million, a fleet of up to %s accelerators rented apart\n",
                     shown_text(name, 25, pf->names[i]), money(b[0], sizeof b[0], r[i].tokens),
                     r[i].cost_per_million_tokens, currency, money(b[1], sizeof b[1], r[i].fleet_peak_accelerators));
-    fprintf(f, "store %s GB of versions kept at the end, growing %s GB per month\n\n",
+    fprintf(f, "store %s GB at the end (versions kept, prepared data), growing %s GB per month\n\n",
             money(b[0], sizeof b[0], g->store_gb), money(b[1], sizeof b[1], g->store_growth_gb_per_month));
     fprintf(f, "  %-10s %16s %6s\n", "category", "programme", "share");
     for (int k = 0; k < (int)tco_category_count(); k++)
