@@ -227,6 +227,14 @@ typedef enum tco_param {
     TCO_P_COUNT_CHECKPOINTS = 2062,
     TCO_P_FAILURE_MODEL = 2063,
     TCO_P_EXPERT_PARALLEL = 2064,
+    /* since 1.1: the data pipeline */
+    TCO_P_RAW_DATA_BYTES = 2065,
+    TCO_P_PREPROCESS_CPU_NODE_HOURS_PER_TB = 2066,
+    TCO_P_DATA_KEPT_SHARE = 2067,
+    TCO_P_DATA_COMPRESSION_RATIO = 2068,
+    TCO_P_DATA_CACHE_HIT_RATE = 2069,
+    TCO_P_DATA_PREFETCH_DEPTH = 2070,
+    TCO_P_DATA_OBJECT_BYTES = 2071,
 
     /* pricing table */
     TCO_P_ON_DEMAND_PER_ACCEL_HOUR = 3000,
@@ -297,7 +305,11 @@ typedef enum tco_param {
     TCO_P_RISK_IMPACT = 3063,
     TCO_P_INDIRECT_SPREAD_RUNS = 3064,
     TCO_P_RENTAL_INCLUDES_POWER = 3065,
-    TCO_P_FABRIC_RESIDUAL_SHARE = 3066
+    TCO_P_FABRIC_RESIDUAL_SHARE = 3066,
+    TCO_P_CPU_NODE_HOUR_PRICE = 3067,       /* since 1.1: the data pipeline's prices */
+    TCO_P_STORAGE_REQUEST_PER_1000 = 3068,
+    TCO_P_INTERNET_INGRESS_PER_GB = 3069,
+    TCO_P_NAT_PER_GB = 3070
 } tco_param;
 
 /* Everything the table says of one parameter. The strings are static. */
@@ -544,6 +556,13 @@ typedef struct tco_estimate {
     double fixed[TCO_CATEGORY_SLOTS];     /* of cost[], by tco_category: paid whether the cluster works
                                              or not (doc/model.md, section 3); the rest follows use */
     double fixed_total;                   /* sum of fixed; total - fixed_total is variable */
+    /* since 1.1: the data pipeline (doc/model.md, section 23), each line
+       inside cost[] */
+    double data_stored_bytes;             /* the dataset after deduplication and compression, kept once */
+    double data_read_requests;            /* read requests reaching storage, all runs (the cache's misses) */
+    double preprocess_cost;               /* in cost[TCO_CAT_COMPUTE]: CPU node-hours preparing the raw data */
+    double data_ingress_cost;             /* in cost[TCO_CAT_NETWORK]: internet ingress and NAT of the raw data */
+    double storage_request_cost;          /* in cost[TCO_CAT_STORAGE]: the read requests */
 } tco_estimate;
 
 /* What the estimate assumed or which input set a figure, as bits of
@@ -557,7 +576,7 @@ typedef enum tco_estimate_flag {
     TCO_FLAG_TIME_FROM_ACHIEVED_FLOPS = 1 << 5,/* from achieved_flops_per_accelerator */
     TCO_FLAG_TIME_FROM_RUN_ACCELERATOR_HOURS = 1 << 6, /* from run_accelerator_hours: mfu derived */
     TCO_FLAG_STALL_FLOOR = 1 << 7,             /* data_stall_share set the stalls */
-    TCO_FLAG_STALL_BANDWIDTH = 1 << 8,         /* the hot tier's bandwidth set them */
+    TCO_FLAG_STALL_BANDWIDTH = 1 << 8,         /* reading from the hot tier set them (its bandwidth, the cache's misses, the prefetch) */
     TCO_FLAG_MFU_ABOVE_CEILING = 1 << 9,       /* the MFU used exceeds mfu_ceiling */
     TCO_FLAG_FAILURES_BY_JOB_SIZE = 1 << 10,   /* the job's MTBF from the job-size table */
     TCO_FLAG_FAILURES_OFF = 1 << 11,           /* count_failures = 0 */

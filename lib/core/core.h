@@ -216,9 +216,16 @@ static inline double checkpoint_size(const tco_obj *w) /* B */
                                          : w->v[IX_PARAMS_TOTAL] * w->v[IX_CHECKPOINT_BYTES_PER_PARAM];
 }
 
-static inline double dataset_size(const tco_obj *w) /* B */
+/* The dataset as gathered, before deduplication and compression. */
+static inline double dataset_raw_size(const tco_obj *w) /* B */
 {
     return w->v[IX_DATASET_BYTES] > 0 ? w->v[IX_DATASET_BYTES] : w->v[IX_TOKENS] * w->v[IX_BYTES_PER_TOKEN];
+}
+
+/* The dataset as stored: what deduplication keeps, compressed. */
+static inline double dataset_size(const tco_obj *w) /* B */
+{
+    return dataset_raw_size(w) * (w->v[IX_DATA_KEPT_SHARE] * w->v[IX_DATA_COMPRESSION_RATIO]);
 }
 
 /* Writing one checkpoint at the workload's rate, or the hot tier's. */

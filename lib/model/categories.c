@@ -68,7 +68,7 @@ static const struct {
     { "time_from_achieved_flops", "the compute time follows from achieved_flops_per_accelerator; mfu was not used" },
     { "time_from_run_accelerator_hours", "the compute time follows from run_accelerator_hours; mfu was not used" },
     { "stall_floor", "data_stall_share set the data stalls" },
-    { "stall_bandwidth", "the hot tier's bandwidth set the data stalls" },
+    { "stall_bandwidth", "reading from the hot tier set the data stalls: its bandwidth, the cache's misses, the prefetch" },
     { "mfu_above_ceiling", "the MFU used exceeds what the parallel layout allows (mfu_ceiling)" },
     { "failures_by_job_size", "the job's MTBF comes from published failure rates by job size" },
     { "failures_off", "count_failures = 0: failures left out" },

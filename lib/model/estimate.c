@@ -214,6 +214,20 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->cost[TCO_CAT_STAFF] = e->fixed[TCO_CAT_STAFF] + hw.events_per_hour * r->held;
     e->cost[TCO_CAT_COMPUTE] += hw.spares_per_hour * r->held;
 
+    /* The data pipeline (doc/model.md, section 23): the raw data pulled and
+     * prepared once, on CPU nodes and through the internet's ingress and a
+     * NAT; the runs' reads that reach storage, by the request. All follow
+     * use. */
+    double raw = W(RAW_DATA_BYTES) > 0 ? W(RAW_DATA_BYTES) : dataset_raw_size(w);
+    e->data_stored_bytes = dataset_size(w);
+    e->data_read_requests = r->runs * r->read_bytes / W(DATA_OBJECT_BYTES);
+    e->preprocess_cost = raw / 1e12 * W(PREPROCESS_CPU_NODE_HOURS_PER_TB) * P(CPU_NODE_HOUR_PRICE);
+    e->data_ingress_cost = raw / 1e9 * (P(INTERNET_INGRESS_PER_GB) + P(NAT_PER_GB));
+    e->storage_request_cost = e->data_read_requests / 1000 * P(STORAGE_REQUEST_PER_1000);
+    e->cost[TCO_CAT_COMPUTE] += e->preprocess_cost;
+    e->cost[TCO_CAT_NETWORK] += e->data_ingress_cost;
+    e->cost[TCO_CAT_STORAGE] += e->storage_request_cost;
+
     /* One-offs are paid whatever happens; the premium is fixed as what it
      * is a share of. */
     double one_off = tco__one_off(t, p, &hw, r->runs);

@@ -91,6 +91,13 @@ const field_row tco__fields[] = {
     { "fixed", "cur", "of cost, by category: paid whether the cluster works or not; the rest follows use",
       TCO_FIELD_CATEGORIES, offsetof(tco_estimate, fixed) },
     D(fixed_total, "cur", "sum of fixed; total - fixed_total follows use"),
+
+    /* the data pipeline (since 1.1) */
+    D(data_stored_bytes, "B", "the dataset after deduplication and compression, kept once"),
+    D(data_read_requests, "1", "read requests reaching storage over all runs: the cache's misses"),
+    D(preprocess_cost, "cur", "in cost[compute]: CPU node-hours preparing the raw data"),
+    D(data_ingress_cost, "cur", "in cost[network]: internet ingress and NAT of the raw data pulled"),
+    D(storage_request_cost, "cur", "in cost[storage]: the read requests"),
 };
 
 const size_t tco__field_rows = sizeof tco__fields / sizeof tco__fields[0];

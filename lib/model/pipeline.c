@@ -1,8 +1,8 @@
 /* The data pipeline of a scenario (doc/model.md, section 23): pulling,
  * preparing, storing and reading the training data, each a cost line, and
- * the data stall a cache and prefetching imply. Read beside the estimate,
- * never into it: its inputs are not parameters, so scenario files and the
- * estimate stay as they are. */
+ * the data stall a cache and prefetching imply, for the request's values
+ * in place of the workload's and pricing table's parameters of the same
+ * names, which the estimate itself prices (estimate.c, run.c). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -91,7 +91,7 @@ int tco_data_pipeline_compute(tco_pipeline *out, const tco_pipeline_request *q, 
     memset(&o, 0, sizeof o);
     o.size = sizeof o;
     /* Pulled and prepared once: the dataset the runs share. */
-    o.raw_bytes = q->raw_bytes > 0 ? q->raw_bytes : dataset_size(&w->o);
+    o.raw_bytes = q->raw_bytes > 0 ? q->raw_bytes : dataset_raw_size(&w->o);
     o.prepared_bytes = o.raw_bytes * q->dedup_kept_share * q->compression_ratio;
     o.preprocess_node_hours = o.raw_bytes / 1e12 * q->preprocess_cpu_node_hours_per_tb;
     o.preprocess_cost = o.preprocess_node_hours * q->cpu_node_hour_price;
@@ -99,8 +99,11 @@ int tco_data_pipeline_compute(tco_pipeline *out, const tco_pipeline_request *q, 
     o.storage_months = q->storage_months > 0 ? q->storage_months : e.held_hours / HOURS_PER_MONTH;
     o.storage_gb_months = o.storage_gb * o.storage_months;
     o.storage_cost = o.storage_gb_months * p->o.v[IX_STORAGE_HOT_PER_GB_MONTH];
-    /* Read by every epoch of every run; the cache's hits never reach storage. */
-    o.read_bytes = o.prepared_bytes * W[IX_EPOCHS] * W[IX_RUNS];
+    /* Every token of every run is read, compressed (deduplication left
+     * fewer to store, not fewer to train on: the tokens are the tokens
+     * trained); the cache's hits never reach storage. As the estimate has
+     * it. */
+    o.read_bytes = e.tokens * W[IX_BYTES_PER_TOKEN] * q->compression_ratio * W[IX_RUNS];
     o.storage_read_bytes = o.read_bytes * (1 - q->cache_hit_rate);
     o.read_requests = o.storage_read_bytes / q->object_bytes;
     o.request_cost = o.read_requests / 1000 * q->request_price_per_1000;

@@ -246,7 +246,10 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
      * achieved FLOP/s, hfu and mfu. */
     double compute_h, work_h, stall;
     double bw = T(STORAGE_HOT_GBPS) * 1e9 * 3600;           /* B per hour */
-    double data = tokens * W(BYTES_PER_TOKEN), floor_share = W(DATA_STALL_SHARE);
+    /* The bytes a run reads from storage: compressed, less the cache's hits
+     * (doc/model.md, section 23). */
+    double data = tokens * W(BYTES_PER_TOKEN) * W(DATA_COMPRESSION_RATIO) * (1 - W(DATA_CACHE_HIT_RATE));
+    double floor_share = W(DATA_STALL_SHARE);
     if (W(RUN_ACCELERATOR_HOURS) > 0) {
         flags |= TCO_FLAG_TIME_FROM_RUN_ACCELERATOR_HOURS;
         work_h = (W(RUN_ACCELERATOR_HOURS) / n - fixed) / per_work;
@@ -268,11 +271,15 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
             flags |= TCO_FLAG_TIME_FROM_MFU;
             compute_h = flops / (n * peak * W(MFU)) / 3600;
         }
-        /* Data stalls: the floor given, or what the hot tier's bandwidth
-         * imposes: the work lasts at least as long as reading the data.
-         * Taken as times, not as 1 - bandwidth / read rate, which loses
-         * every digit when the bandwidth is far below the rate. */
+        /* Data stalls: the floor given, or what reading from the hot tier
+         * imposes: with a prefetch the reads overlap the compute and the
+         * work lasts at least as long as reading the data; without one
+         * every step waits for its batch, so the two times add. Taken as
+         * times, not as 1 - bandwidth / read rate, which loses every
+         * digit when the bandwidth is far below the rate. */
         double floored = compute_h / (1 - floor_share), reading = data / bw;
+        if (W(DATA_PREFETCH_DEPTH) == 0)
+            reading += compute_h;
         work_h = reading > floored ? reading : floored;
         stall = reading > floored ? 1 - compute_h / work_h : floor_share;
     }
@@ -338,6 +345,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     r->rates = rate;
     r->ckpt = ckpt;
     r->tokens = tokens;
+    r->read_bytes = data;
     r->hot_need = hot_need;
     r->hot_cap = hot_cap;
     r->flops = flops;

@@ -100,17 +100,18 @@ static void test_worked_lines(void **state)
     assert_rel(o.storage_gb, 2400, 1e-15);
     assert_rel(o.storage_gb_months, 7200, 1e-15);
     assert_rel(o.storage_cost, 1044, 1e-14);
-    /* reads: 2.4e12 x 1 epoch x 1 run; from storage x 0.75 = 1.8e12 B;
-     * 1.8e12 / 16,777,216 = 107,288.36 requests, / 1000 x 0.0004 = 0.042915 */
-    assert_rel(o.read_bytes, 2.4e12, 1e-15);
-    assert_rel(o.storage_read_bytes, 1.8e12, 1e-15);
-    assert_rel(o.read_requests, 1.8e12 / 16777216, 1e-15);
-    assert_rel(o.request_cost, 1.8e12 / 16777216 / 1000 * 0.0004, 1e-14);
+    /* reads: every token, compressed: 2e12 x 4 x 0.5 = 4e12 B (1 epoch, 1 run);
+     * from storage x 0.75 = 3e12 B; 3e12 / 16,777,216 = 178,813.93 requests,
+     * / 1000 x 0.0004 = 0.071526 */
+    assert_rel(o.read_bytes, 4e12, 1e-15);
+    assert_rel(o.storage_read_bytes, 3e12, 1e-15);
+    assert_rel(o.read_requests, 3e12 / 16777216, 1e-15);
+    assert_rel(o.request_cost, 3e12 / 16777216 / 1000 * 0.0004, 1e-14);
     /* pulled: 8,000 GB; ingress x 0.01 = 80, NAT x 0.045 = 360 */
     assert_rel(o.ingress_gb, 8000, 1e-15);
     assert_rel(o.ingress_cost, 80, 1e-14);
     assert_rel(o.nat_cost, 360, 1e-14);
-    assert_rel(o.total, 8 + 1044 + 1.8e12 / 16777216 / 1000 * 0.0004 + 80 + 360, 1e-14);
+    assert_rel(o.total, 8 + 1044 + 3e12 / 16777216 / 1000 * 0.0004 + 80 + 360, 1e-14);
     /* stall: steps = 2e12 / 4,194,304; batch = 4,194,304 x 4 x 0.5 = 8,388,608 B;
      * fetch = 8,388,608 x 0.75 / 100e9 s; far below the step's compute */
     double steps = e.tokens / 4194304;
@@ -133,9 +134,9 @@ static void test_worked_lines(void **state)
     q = worked_request();
     q.raw_bytes = 1e13;
     o = price(&s, &q);
-    /* prepared = 1e13 x 0.3 = 3e12; read 3e12 x 2 x 3 = 1.8e13 */
+    /* prepared = 1e13 x 0.3 = 3e12; read 2e12 tokens x 2 epochs x 4 B x 0.5 x 3 runs = 2.4e13 */
     assert_rel(o.prepared_bytes, 3e12, 1e-15);
-    assert_rel(o.read_bytes, 1.8e13, 1e-15);
+    assert_rel(o.read_bytes, 2.4e13, 1e-15);
     assert_rel(o.ingress_cost, 10000 * 0.01, 1e-14);
     assert_rel(o.preprocess_cost, 10 * 2 * 0.5, 1e-15);
     scen_free(&s);
@@ -244,6 +245,88 @@ static void check_refused(const scen *s, const tco_pipeline_request *q, int code
     if (field) {
         assert_string_equal(err.param_name, field);
         assert_non_null(strstr(err.message, field)); /* the message names it too */
+    }
+}
+
+/* The same lines as workload and pricing parameters, inside the estimate
+ * (doc/model.md, section 23): the worked case again, each line landing in
+ * its category, and the figures tco_data_pipeline_compute gives for the
+ * same values. */
+static void test_in_the_estimate(void **state)
+{
+    (void)state;
+    scen s;
+    scen_defaults(&s);
+    scen_freeze(&s);
+    tco_estimate base = estimate_of(&s);
+    /* defaults: the dataset stored as given, read once, nothing charged */
+    assert_rel(base.data_stored_bytes, 8e12, 1e-15);
+    assert_rel(base.data_read_requests, 8e12 / 16777216, 1e-15);
+    assert_true(base.preprocess_cost == 0 && base.data_ingress_cost == 0 && base.storage_request_cost == 0);
+    scen_free(&s);
+
+    scen_defaults(&s);
+    SW(&s, TCO_P_PREPROCESS_CPU_NODE_HOURS_PER_TB, 2);
+    SP(&s, TCO_P_CPU_NODE_HOUR_PRICE, 0.5);
+    SW(&s, TCO_P_DATA_KEPT_SHARE, 0.6);
+    SW(&s, TCO_P_DATA_COMPRESSION_RATIO, 0.5);
+    SW(&s, TCO_P_DATA_CACHE_HIT_RATE, 0.25);
+    SP(&s, TCO_P_STORAGE_REQUEST_PER_1000, 0.0004);
+    SP(&s, TCO_P_INTERNET_INGRESS_PER_GB, 0.01);
+    SP(&s, TCO_P_NAT_PER_GB, 0.045);
+    scen_freeze(&s);
+    tco_estimate e = estimate_of(&s);
+    /* stored 8e12 x 0.6 x 0.5; 8 TB x 2 node-h x 0.5 = 8; 8,000 GB x
+     * (0.01 + 0.045) = 440; 3e12 B reach storage, / 16 MiB, x 0.0004 / 1000 */
+    assert_rel(e.data_stored_bytes, 2.4e12, 1e-15);
+    assert_rel(e.preprocess_cost, 8, 1e-15);
+    assert_rel(e.data_ingress_cost, 440, 1e-14);
+    assert_rel(e.data_read_requests, 3e12 / 16777216, 1e-15);
+    assert_rel(e.storage_request_cost, 3e12 / 16777216 / 1000 * 0.0004, 1e-14);
+    /* The run is the same (the floor sets its stalls), so each category
+     * moves by its line alone; storage also keeps less of the dataset. */
+    assert_true(e.wall_hours == base.wall_hours && e.data_stall_share == base.data_stall_share);
+    assert_rel(e.cost[TCO_CAT_NETWORK] - base.cost[TCO_CAT_NETWORK], 440, 1e-9);
+    assert_rel(e.cost[TCO_CAT_COMPUTE] - base.cost[TCO_CAT_COMPUTE], 8, 1e-8);
+    assert_true(e.cost[TCO_CAT_STORAGE] < base.cost[TCO_CAT_STORAGE]);
+    /* tco_data_pipeline_compute, given the same values, says the same */
+    tco_pipeline_request q = worked_request();
+    q.storage_months = 0;
+    tco_pipeline o = price(&s, &q);
+    assert_rel(o.prepared_bytes, e.data_stored_bytes, 1e-15);
+    assert_rel(o.preprocess_cost, e.preprocess_cost, 1e-15);
+    assert_rel(o.ingress_cost + o.nat_cost, e.data_ingress_cost, 1e-15);
+    assert_rel(o.read_requests, e.data_read_requests, 1e-15);
+    assert_rel(o.request_cost, e.storage_request_cost, 1e-15);
+    scen_free(&s);
+
+    /* Images on a slow hot tier: reading sets the stall. With a prefetch
+     * the reads overlap the compute, work = max(compute, reading); without
+     * one they add. reading = 2e12 x 4,000 B x 0.5 x 0.75 / (0.5 GB/s x
+     * 3600) = 1,667 h, against about 576 h of compute. */
+    for (int prefetch = 0; prefetch <= 2; prefetch += 2) {
+        scen_defaults(&s);
+        ST(&s, TCO_P_STORAGE_HOT_GBPS, 0.5);
+        SW(&s, TCO_P_BYTES_PER_TOKEN, 4000);
+        SW(&s, TCO_P_DATA_COMPRESSION_RATIO, 0.5);
+        SW(&s, TCO_P_DATA_CACHE_HIT_RATE, 0.25);
+        SW(&s, TCO_P_DATA_PREFETCH_DEPTH, prefetch);
+        scen_freeze(&s);
+        e = estimate_of(&s);
+        double reading = 2e12 * 4000 * 0.5 * 0.75 / (0.5e9 * 3600);
+        double work = prefetch ? reading : e.compute_hours + reading;
+        assert_true(work > e.compute_hours / (1 - 0.02));
+        assert_rel(e.data_stall_share, 1 - e.compute_hours / work, 1e-12);
+        assert_true(e.flags & TCO_FLAG_STALL_BANDWIDTH);
+        /* the request's per-step model gives the same share */
+        tco_pipeline_request r;
+        tco_pipeline_request_init(&r);
+        r.compression_ratio = 0.5;
+        r.cache_hit_rate = 0.25;
+        r.prefetch_depth = prefetch;
+        o = price(&s, &r);
+        assert_rel(o.stall_share, e.data_stall_share, 1e-12);
+        scen_free(&s);
     }
 }
 
@@ -370,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_defaults),      cmocka_unit_test(test_worked_lines),
         cmocka_unit_test(test_stall_model),   cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_allocates_nothing),
+        cmocka_unit_test(test_in_the_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -807,6 +807,18 @@ def raw_bytes_checks(write):
     expect(["report", big], 1, "does not fit a double exactly")
     exact = write("exact.json", '{"format": "libtco-scenario", "version": 1, "workload": {"tokens": 9007199254740992}}')
     expect(["report", exact], 0)
+    # A real is read only if its double gives its digits back: 17 digits
+    # that are not the double's own, digits past 17, an underflow to 0 or
+    # to a subnormal with fewer digits are refused at their line and column.
+    for text, reads in (("0.80000000000000000001", "reads as 0.8 "), ("0.12345678901234567", "0.12345678901234566"),
+                        ("1e-400", "reads as 0 "), ("1.23456789e-320", "reads as 1.2347e-320")):
+        lost = write("lost.json", '{"format": "libtco-scenario", "version": 1,\n "workload": {"mfu": %s}}' % text)
+        expect(["report", lost], 1, "lost.json:2:22: the number %s does not fit a double as written" % text, reads)
+    # Digits that come back are read, trailing zeros and exponents alike,
+    # and a digit-rich string is no number.
+    kept = write("kept.json", '{"format": "libtco-scenario", "version": 1, "workload": {"mfu": 0.50000000000000000000, '
+                 '"tokens": 1.5000000000000000e12}, "pricing": {"price_source": "0.30000000000000000001"}}')
+    expect(["report", kept], 0)
 
 
 def report_schema_checks(rep):

@@ -9,6 +9,8 @@
  * are frozen, which checks each handle's values together. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,8 +254,81 @@ static void *json_alloc(size_t n)
     return p;
 }
 
-/* The JSON text parsed, duplicates refused; NULL said as what is wrong
- * with *rc the exit status. */
+/* The significant digits of the number written at s (n bytes: sign,
+ * digits, point, exponent), leading zeros dropped, into d; their count,
+ * or -1 when there are more than cap. */
+static int significant_digits(char *d, int cap, const char *s, size_t n)
+{
+    int k = 0;
+    for (size_t i = 0; i < n && s[i] != 'e' && s[i] != 'E'; i++) {
+        if (s[i] < '0' || s[i] > '9' || (k == 0 && s[i] == '0'))
+            continue;
+        if (k == cap)
+            return -1;
+        d[k++] = s[i];
+    }
+    while (k > 0 && d[k - 1] == '0') /* 1.50 says no more than 1.5 */
+        k--;
+    return k;
+}
+
+/* A real number whose digits the double it reads as does not give back is
+ * refused, never rounded in silence: 0.1 reads back as 0.1, but
+ * 0.30000000000000000001 would be 0.3 and 1.00000000000000011 lost its
+ * last digits. The text is valid JSON (jansson read it first), so a number
+ * is a run of [-+.0-9eE] outside a string. Whole numbers are jansson's
+ * integers, checked against 2^53 where they are set. */
+static int exact_reals(const unsigned char *data, size_t len, const char *path)
+{
+    enum { MAX_DIGITS = 800 }; /* a double's exact expansion has at most 767 */
+    const char *s = (const char *)data;
+    int line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\n') {
+            line++;
+            line_start = i + 1;
+        } else if (s[i] == '"') {
+            for (i++; i < len && s[i] != '"'; i++)
+                i += s[i] == '\\';
+        } else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
+            size_t j = i, real = 0;
+            while (j < len && strchr("+-.0123456789eE", s[j]) && s[j]) {
+                real |= s[j] == '.' || s[j] == 'e' || s[j] == 'E';
+                j++;
+            }
+            char text[MAX_DIGITS + 8], written[MAX_DIGITS], back[MAX_DIGITS];
+            int n = real ? significant_digits(written, MAX_DIGITS, s + i, j - i) : 0;
+            snprintf(text, sizeof text, "%.*s", (int)(j - i), s + i);
+            double x = n > 0 ? strtod(text, NULL) : 0;
+            /* Up to DBL_DIG digits come back, unless the number fell below
+             * the normal range (1e-400 reads as 0). */
+            if (n > 15 || (n > 0 && fabs(x) < DBL_MIN)) {
+                char exp[MAX_DIGITS + 16];
+                snprintf(exp, sizeof exp, "%.*e", n - 1, x);
+                int m = significant_digits(back, MAX_DIGITS, exp, strlen(exp));
+                if (m != n || memcmp(written, back, (size_t)n) != 0) {
+                    int p = 1; /* the shortest text that reads as x */
+                    while (p < 17 && (snprintf(exp, sizeof exp, "%.*g", p, x), strtod(exp, NULL) != x))
+                        p++;
+                    say("%s:%d:%zu: the number %s does not fit a double as written: it reads as %.*g (%s); "
+                        "write that instead", path, line, i - line_start + 1, text, p,
+                        x, x == 0 ? "it is below the smallest double, 4.9e-324" : "its last digits are lost");
+                    return EXIT_REJECTED;
+                }
+            } else if (n < 0) {
+                say("%s:%d:%zu: a number of more than %d digits: a double keeps at most 17", path, line,
+                    i - line_start + 1, MAX_DIGITS);
+                return EXIT_REJECTED;
+            }
+            i = j - 1;
+        }
+    }
+    return 0;
+}
+
+/* The JSON text parsed, duplicates refused, reals checked for lost digits;
+ * NULL said as what is wrong with *rc the exit status. */
 static json_t *parse_json(const unsigned char *data, size_t len, const char *path, int *rc)
 {
     json_error_t jerr;
@@ -268,6 +343,9 @@ static json_t *parse_json(const unsigned char *data, size_t len, const char *pat
         char shown[256];
         say("%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column, shown_text(shown, sizeof shown, jerr.text));
         *rc = EXIT_REJECTED;
+    } else if ((*rc = exact_reals(data, len, path)) != 0) {
+        json_decref(root);
+        root = NULL;
     }
     return root;
 }

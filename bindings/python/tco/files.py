@@ -60,7 +60,13 @@ def load(source):
     path = os.fspath(source)
     if path.endswith(".json"):
         with open(path, encoding="utf-8") as f:
-            return from_json(json.load(f, object_pairs_hook=_no_duplicates))
+            try:
+                doc = json.load(f, object_pairs_hook=_no_duplicates, parse_float=_exact_float)
+            except json.JSONDecodeError:
+                raise
+            except ValueError as e:  # ours: name the file
+                raise ValueError(f"{path}: {e}") from None
+        return from_json(doc)
     with open(path, "rb") as f:
         return from_cbor(f.read())
 
@@ -86,6 +92,24 @@ def scenario_fingerprint(topology, workload, pricing):
 
 def estimate_to_cbor(cdata):
     return _encode(lib.tco_estimate_save_cbor, cdata)
+
+
+def _digits(text):
+    """The significant digits of a number as written: no sign, point,
+    exponent, leading or trailing zeros."""
+    return text.lower().partition("e")[0].lstrip("+-").replace(".", "").strip("0")
+
+
+def _exact_float(text):
+    """A JSON real whose digits its double gives back, as the command has it
+    (doc/format.md): 0.1 reads back as 0.1, 1.00000000000000011 would not."""
+    x, digits = float(text), _digits(text)
+    if digits and (len(digits) > 15 or abs(x) < 2.2250738585072014e-308) and \
+            _digits(f"{x:.{len(digits) - 1}e}") != digits:
+        raise ValueError(f"the number {text} does not fit a double as written: it reads as {x!r} "
+                         f"({'it is below the smallest double, 4.9e-324' if x == 0 else 'its last digits are lost'}); "
+                         f"write that instead")
+    return x
 
 
 def _no_duplicates(pairs):

@@ -10,7 +10,7 @@ import numbers
 import numpy as np
 
 from ._native import ffi, lib
-from .errors import ParameterTypeError, check, new_error
+from .errors import ParameterTypeError, RangeError, check, new_error
 from .params import HANDLE_NAMES, TYPE_BOOL, TYPE_CHOICE, TYPE_INT, TYPE_TEXT, param, params
 
 
@@ -65,7 +65,15 @@ class _Handle:
         elif isinstance(value, numbers.Real):
             if p.type == TYPE_TEXT:
                 raise ParameterTypeError(f"{name} takes a text ({p.describe()}), not {value!r}", param=name)
-            rc = self._fn("set")(self._ptr, p.key, float(value), err)
+            try:
+                x = float(value)
+            except OverflowError:  # a whole number past the largest double
+                x = None
+            if x is None or (isinstance(value, numbers.Integral) and x != value):
+                # as the command has it: a whole number is never rounded in silence
+                raise RangeError(f"{name} = {value} does not fit a double exactly (it would be rounded): allowed "
+                                 f"whole numbers up to 2**53, or a float", code=lib.TCO_E_RANGE, param=name)
+            rc = self._fn("set")(self._ptr, p.key, x, err)
         else:
             raise ParameterTypeError(
                 f"{name} takes {'a text' if p.type in (TYPE_TEXT, TYPE_CHOICE) else 'a number'} "

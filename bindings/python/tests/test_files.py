@@ -61,3 +61,15 @@ def test_bad_files(tmp_path):
     bad.write_text('{"format": "libtco-scenario", "version": 1, "version": 1}')
     with pytest.raises(ValueError, match="duplicate"):
         tco.load(bad)
+    # as the command has it: a real whose double loses its digits is refused
+    bad.write_text('{"format": "libtco-scenario", "version": 1, "workload": {"mfu": 0.80000000000000000001}}')
+    with pytest.raises(ValueError, match=r"bad.json: the number 0.80000000000000000001 does not fit .* reads as 0.8 "):
+        tco.load(bad)
+    bad.write_text('{"format": "libtco-scenario", "version": 1, "workload": {"mfu": 1e-400}}')
+    with pytest.raises(ValueError, match="below the smallest double"):
+        tco.load(bad)
+    bad.write_text('{"format": "libtco-scenario", "version": 1, "workload": {"mfu": 0.50000000000000000000}}')
+    assert tco.load(bad)[1].mfu == 0.5
+    with pytest.raises(tco.RangeError, match="does not fit a double exactly"):
+        tco.Workload(tokens=2 ** 53 + 1)
+    assert tco.Workload(tokens=2 ** 53).tokens == 2.0 ** 53

@@ -20,7 +20,7 @@ def test_worked_lines():
     assert r.prepared_bytes == pytest.approx(2.4e12, rel=1e-15)
     assert r.preprocess_node_hours == pytest.approx(16) and r.preprocess_cost == pytest.approx(8)
     assert r.storage_gb_months == pytest.approx(7200) and r.storage_cost == pytest.approx(1044, rel=1e-14)
-    requests = 1.8e12 / 16777216
+    requests = 3e12 / 16777216  # every token read compressed (4e12 B), 3/4 of it from storage
     assert r.read_requests == pytest.approx(requests, rel=1e-15)
     assert r.request_cost == pytest.approx(requests / 1000 * 0.0004, rel=1e-14)
     assert r.ingress_cost == pytest.approx(80) and r.nat_cost == pytest.approx(360)
@@ -92,3 +92,22 @@ def test_unknown_input():
     t, w, p = tco.Topology(), tco.Workload(), tco.Pricing()
     with pytest.raises(TypeError, match="dedup_share"):
         tco.data_pipeline(t, w, p, dedup_share=0.5)
+
+
+def test_the_same_lines_inside_the_estimate():
+    """The request's values as parameters: each line lands in its category
+    of the estimate (doc/model.md, section 23), equal to the request's."""
+    values = dict(preprocess_cpu_node_hours_per_tb=2, data_kept_share=0.6, data_compression_ratio=0.5,
+                  data_cache_hit_rate=0.25)
+    prices = dict(cpu_node_hour_price=0.5, storage_request_per_1000=0.0004, internet_ingress_per_gb=0.01,
+                  nat_per_gb=0.045)
+    t, w, p = tco.Topology(), tco.Workload(**values), tco.Pricing(**prices)
+    base, e = tco.estimate(t, tco.Workload(), tco.Pricing()), tco.estimate(t, w, p)
+    r = tco.data_pipeline(t, w, p, **dict(WORKED, storage_months=0))
+    assert e.data_stored_bytes == pytest.approx(2.4e12, rel=1e-15) == r.prepared_bytes
+    assert e.preprocess_cost == pytest.approx(8, rel=1e-15) == r.preprocess_cost
+    assert e.data_ingress_cost == pytest.approx(440, rel=1e-14)
+    assert e.storage_request_cost == pytest.approx(r.request_cost, rel=1e-15)
+    assert e.cost["network"] - base.cost["network"] == pytest.approx(440, rel=1e-9)
+    assert e.wall_hours == base.wall_hours  # the floor still sets the stalls
+
