@@ -440,8 +440,9 @@ static void test_sizes_and_names(void **state)
  * 16 MiB:
  *   node-hours = 2000 TB x 10 = 20,000, so it lasts 20,000 / 50 = 400 h;
  *   preprocessing 20,000 x 2 = 40,000 (compute); NAT 2e6 GB x 0.045 = 90,000
- *   (network); prepared 2e15 x 0.5 x 0.8 = 8e14 B = 800,000 GB, read once
- *   (1 epoch, 1 run): 8e14 / 16 MiB / 1000 x 0.0004 (storage).
+ *   (network); prepared 2e15 x 0.5 x 0.8 = 8e14 B = 800,000 GB; the
+ *   pretraining's tokens read at 4 B each, compressed 0.8, one run:
+ *   tokens x 3.2 / 16 MiB / 1000 x 0.0004 (storage; section 23).
  * Pretraining (16 accelerators, 3 versions of 1e12 B) follows it:
  * [400, 400 + HA); serving follows that for a month of 730.5 h at one
  * request a second, [400 + HA, 400 + HA + 730.5): its total is
@@ -510,7 +511,7 @@ static void test_pipeline_and_serving(void **state)
     tco_programme g = run(&f, st, 3, res);
     identities(&g, res, 3);
 
-    double HA = a.held_hours, reads = 8e14 / 16777216.0 / 1000 * 0.0004;
+    double HA = a.held_hours, reads = a.tokens * 4 * 0.8 / 16777216.0 / 1000 * 0.0004;
     /* The pipeline: 400 h on CPU nodes, its lines in compute, storage, network. */
     assert_true(res[0].kind == TCO_STAGE_DATA_PIPELINE && res[0].start_hours == 0);
     assert_rel(res[0].end_hours, 400, 1e-15);

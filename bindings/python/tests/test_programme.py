@@ -122,7 +122,7 @@ def test_pipeline_and_serving(story):
                              tco.Stage("serving", model, after="pretrain", name="serve",
                                        serving=dict(requests_per_second=1, hours=MONTH))])
     df = g.stages
-    reads = 8e14 / 2 ** 24 / 1000 * 0.0004
+    reads = a.tokens * 4 * 0.8 / 2 ** 24 / 1000 * 0.0004  # the tokens read, 4 B each, compressed
     web, serve = df.loc["web data"], df.loc["serve"]
     assert web["end_hours"] == pytest.approx(2000 * 10 / 50) and web["cpu_node_hours"] == pytest.approx(20000)
     assert web["compute"] == pytest.approx(40000) and web["network"] == pytest.approx(90000)
