@@ -785,6 +785,9 @@ def story_checks(write):
         "after \"dpo\" names no earlier stage")
     bad("s-tier.json", at(0, "cold_after_days", 30), "stages[0].cold_after_days = 30", "above warm_after_days")
     bad("s-tier-type.json", at(0, "warm_after_days", "soon"), "stages[0] (web-crawl)", "warm_after_days is a number")
+    bad("s-pipe-big.json", at(0, "pipeline", {"raw_bytes": 2 ** 60 + 1}), "stages[0] (web-crawl)",
+        "pipeline.raw_bytes = 1152921504606846977 does not fit a double exactly")
+    bad("s-rate-big.json", series([1, 2 ** 54 + 1]), "serving.rate[1] = 18014398509481985 does not fit")
     bad("s-serve-shape.json", lambda doc: doc["stages"][8]["workload"].pop("layers"), "stages[8] (\"serve-chat\")",
         "layers")
     # A series instead of the constant rate: a day of hourly rates.

@@ -630,6 +630,25 @@ static const char *const rate_units[] = { "requests_per_second", "output_tokens_
             used_ += (size_t)snprintf(buf + used_, sizeof buf - used_, "%s%s", used_ ? ", " : "", table[k_].key);  \
     } while (0)
 
+/* A number of a stage as a double, what naming it ("pipeline.nat_per_gb")
+ * and hint saying what it is: a whole number past 2^53 is refused, never
+ * rounded in silence, as a scenario's parameters are. */
+static int json_double(double *x, const json_t *v, const char *label, const char *what, const char *hint)
+{
+    if (!json_is_number(v)) {
+        say("%s: %s is a number%s, not %s", label, what, hint, json_kind(v));
+        return EXIT_REJECTED;
+    }
+    json_int_t i = json_is_integer(v) ? json_integer_value(v) : 0;
+    if (i > ((json_int_t)1 << 53) || i < -((json_int_t)1 << 53)) {
+        say("%s: %s = %lld does not fit a double exactly (it would be rounded): allowed whole numbers up to 2^53, "
+            "or write it as a real such as %.17g", label, what, (long long)i, (double)i);
+        return EXIT_REJECTED;
+    }
+    *x = json_number_value(v);
+    return 0;
+}
+
 /* The "pipeline" object of a stage into q; label names the stage. */
 static int pipeline_json(tco_pipeline_request *q, json_t *obj, const char *label)
 {
@@ -650,11 +669,11 @@ static int pipeline_json(tco_pipeline_request *q, json_t *obj, const char *label
             say("%s: pipeline: unknown key \"%s\": allowed %s", label, shown_text(shown, sizeof shown, key), keys);
             return EXIT_REJECTED;
         }
-        if (!json_is_number(v)) {
-            say("%s: pipeline.%s is a number, not %s", label, key, json_kind(v));
+        char what[128];
+        double x;
+        snprintf(what, sizeof what, "pipeline.%s", key);
+        if (json_double(&x, v, label, what, ""))
             return EXIT_REJECTED;
-        }
-        double x = json_number_value(v);
         memcpy((char *)q + pipeline_keys[k].offset, &x, sizeof x);
     }
     return 0;
@@ -683,14 +702,13 @@ static int serving_json(programme_file *pf, size_t i, json_t *obj, const char *l
             k++;
         if (k < sizeof serving_keys / sizeof serving_keys[0] || !strcmp(key, "hours") ||
             !strcmp(key, "interval_seconds")) {
-            if (!json_is_number(v)) {
-                say("%s: serving.%s is a number, not %s", label, key, json_kind(v));
+            char what[128];
+            double x;
+            snprintf(what, sizeof what, "serving.%s", key);
+            if (json_double(&x, v, label, what, ""))
                 return EXIT_REJECTED;
-            }
-            if (k < sizeof serving_keys / sizeof serving_keys[0]) {
-                double x = json_number_value(v);
+            if (k < sizeof serving_keys / sizeof serving_keys[0])
                 memcpy((char *)q + serving_keys[k].offset, &x, sizeof x);
-            }
         } else if (!strcmp(key, "rate_unit")) {
             int u = -1;
             for (int r = 0; r < 2 && json_is_string(v); r++)
@@ -721,7 +739,7 @@ static int serving_json(programme_file *pf, size_t i, json_t *obj, const char *l
                 interval ? ", not interval_seconds (which spaces the points of a series)" : "");
             return EXIT_REJECTED;
         }
-        double h = json_number_value(hours);
+        double h = json_number_value(hours); /* a number, as checked above */
         if (!(h >= 1e-6 && h <= 1e6)) { /* the library's interval, 0.0036 to 3.6e9 s, in hours */
             say("%s: serving.hours = %g is out of range: allowed 1e-06 to 1e+06 hours", label, h);
             return EXIT_REJECTED;
@@ -749,11 +767,10 @@ static int serving_json(programme_file *pf, size_t i, json_t *obj, const char *l
     pf->rates[i] = x;
     for (size_t k = 0; k < q->n; k++) {
         json_t *r = json_is_array(rate) ? json_array_get(rate, k) : rate;
-        if (!json_is_number(r)) {
-            say("%s: serving.rate[%zu] is a number, not %s", label, k, json_kind(r));
+        char what[64];
+        snprintf(what, sizeof what, "serving.rate[%zu]", k);
+        if (json_double(&x[k], r, label, what, ""))
             return EXIT_REJECTED;
-        }
-        x[k] = json_number_value(r);
     }
     q->rate = x;
     return 0;
@@ -938,12 +955,10 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
     };
     for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++) {
         json_t *x = json_object_get(obj, numbers[k].key);
-        if (x && !json_is_number(x)) {
-            say("%s: %s is a number (%s), not %s", label, numbers[k].key, numbers[k].what, json_kind(x));
+        char hint[128];
+        snprintf(hint, sizeof hint, " (%s)", numbers[k].what);
+        if (x && json_double(numbers[k].to, x, label, numbers[k].key, hint))
             return EXIT_REJECTED;
-        }
-        if (x)
-            *numbers[k].to = json_number_value(x);
     }
     if (serve) {
         if ((rc = serving_json(pf, i, serve, label)))
