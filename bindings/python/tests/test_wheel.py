@@ -1,7 +1,7 @@
 """The package installs where libtco is not: pip wheel builds libtco into
 the wheel (TCO_LIBTCO=bundled), auditwheel repair carries libcbor in, and a
-fresh virtual environment, with no libtco, LD_LIBRARY_PATH or
-PKG_CONFIG_PATH to find one, installs it and runs the README's example with
+fresh virtual environment, with no libtco, LD_LIBRARY_PATH, PKG_CONFIG_PATH
+or PYTHONPATH to find one, installs it and runs the README's example with
 the library the wheel carries."""
 import os
 import re
@@ -28,7 +28,7 @@ def test_wheel_carries_libtco(tmp_path):
     src = tmp_path / "python"
     shutil.copytree(os.path.join(ROOT, "bindings", "python"), src,
                     ignore=shutil.ignore_patterns("build", "*.egg-info", "_native*", "libtco.so*", "__pycache__"))
-    env = {k: v for k, v in os.environ.items() if k not in ("PKG_CONFIG_PATH", "LD_LIBRARY_PATH")}
+    env = {k: v for k, v in os.environ.items() if k not in ("PKG_CONFIG_PATH", "LD_LIBRARY_PATH", "PYTHONPATH")}
     env.update(TCO_LIBTCO="bundled", TCO_SOURCE_ROOT=ROOT)
     run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path / "raw"), str(src), env=env)
     raw = next((tmp_path / "raw").glob("libtco-*.whl"))
