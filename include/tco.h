@@ -1656,7 +1656,9 @@ typedef enum tco_stage_kind {
     TCO_STAGE_PREFERENCE_TUNING = 4,
     TCO_STAGE_EVALUATION = 5,
     TCO_STAGE_SWEEP = 6,    /* the workload's runs run side by side, in waves */
-    TCO_STAGE_ABLATION = 7  /* likewise */
+    TCO_STAGE_ABLATION = 7, /* likewise */
+    TCO_STAGE_DATA_PIPELINE = 8, /* the raw data pulled and prepared on CPU nodes (tco_stage.pipeline) */
+    TCO_STAGE_SERVING = 9        /* the model served by a fleet of its own (tco_stage.serving) */
 } tco_stage_kind;
 
 /* "pretraining", "context_extension", ...; NULL for a value that is no kind. */
@@ -1674,7 +1676,19 @@ typedef struct tco_stage {
     int32_t after;                 /* index of an earlier stage it starts after, or TCO_STAGE_START */
     const char *name;              /* for messages; may be NULL; not kept */
     const tco_workload *workload;  /* frozen; its runs parameter is the stage's runs */
-    int32_t versions_kept;         /* 0 to 1e6: checkpoints of the stage kept to the programme's end */
+    int32_t versions_kept;         /* 0 to 1e6: checkpoints of the stage kept to the programme's end
+                                    * (0 for a data pipeline or a serving stage) */
+    /* Appended in the second version (the first ends at versions_kept). */
+    const struct tco_pipeline_request *pipeline; /* a data pipeline stage's request, else NULL; not kept */
+    double cpu_nodes;              /* a data pipeline stage's CPU nodes, whole, 1 to 1e6; else 0 */
+    const struct tco_serve_request *serving;     /* a serving stage's request, else NULL; not kept */
+    const int32_t *also_after;     /* NULL, or n_also_after indices of further earlier stages: the stage
+                                    * starts when the last of these and of `after` ends; not kept */
+    size_t n_also_after;           /* 0 to TCO_STAGES_MAX */
+    double warm_after_days;        /* what the stage leaves in the store (its versions kept, a pipeline's
+                                    * data) moves to the warm tier this many days after the stage's end;
+                                    * 0: never (default); else above 0 to 36500 */
+    double cold_after_days;        /* likewise to the cold tier; 0: never; else above warm_after_days */
 } tco_stage;
 
 /* A stage priced in its programme. Money in the currency, times in hours
@@ -1697,7 +1711,13 @@ typedef struct tco_stage_result {
     double effective_accelerator_hours;   /* the estimate's */
     double cost_per_effective_accelerator_hour;
     double cost_per_million_tokens;       /* total per million tokens trained (all runs) */
-    double store_gb;                      /* versions_kept x the checkpoint: what it adds to the store */
+    double store_gb;                      /* versions_kept x the checkpoint: what it adds to the store
+                                           * (a data pipeline: its prepared data) */
+    /* Appended in the second version (the first ends at store_gb). */
+    double tokens;                        /* trained (all runs), or served (prompt and output) */
+    double cpu_node_hours;                /* a data pipeline's preprocessing */
+    double fleet_peak_accelerators;       /* a serving stage's fleet at its peak, apart from the cluster */
+    double fleet_accelerator_hours;       /* that fleet's, over the serving period */
 } tco_stage_result;
 
 typedef struct tco_programme {
@@ -1712,17 +1732,24 @@ typedef struct tco_programme {
     double cluster_accelerators;          /* the topology's */
     double peak_accelerators;             /* the most held at once */
     double accelerator_hours;             /* held by the stages */
-    double utilisation;                   /* accelerator_hours / (cluster x makespan) */
+    double utilisation;                   /* accelerator_hours / (cluster x cluster_hours) */
     double runs;                          /* all stages' */
-    double cost_per_experiment;           /* total / runs */
+    double cost_per_experiment;           /* (total - serving_total) / runs */
     double store_gb;                      /* the versions kept, at the programme's end */
     double store_growth_gb_per_month;     /* store_gb / makespan_months */
+    /* Appended in the second version (the first ends at store_growth_gb_per_month). */
+    double cluster_hours;                 /* of the makespan, the hours stages hold the cluster's accelerators */
+    double pipeline_total;                /* the data pipeline stages' totals */
+    double serving_total;                 /* the serving stages' totals */
+    double served_tokens;                 /* prompt and output tokens the serving stages serve */
+    double cost_per_million_tokens_served;/* serving_total / served_tokens x 1e6; 0 with none */
 } tco_programme;
 
 /* Prices a programme of n stages (1 to TCO_STAGES_MAX) on one frozen
  * topology and pricing table (doc/model.md, section 21): each stage's
  * estimate as tco_estimate_compute gives it, its place on the time line
- * (it starts when stages[after] ends; a sweep's or ablation's runs run in
+ * (it starts when stages[after] ends, or the last of it and
+ * stages[also_after[k]]; a sweep's or ablation's runs run in
  * waves of as many as the accelerators earlier stages leave free at its
  * start allow), its share of the cluster's hours while stages overlap, and
  * the store of the versions kept. results holds n structs of result_size
@@ -1731,7 +1758,16 @@ typedef struct tco_programme {
  * stage ("stages[2].after", "stages[1] (sft): ..."); a stage whose job is
  * larger than the cluster, or stages holding more accelerators at once
  * than it has, fail with TCO_E_INCONSISTENT naming both stages and the
- * hour. On failure nothing is written. Allocates nothing. */
+ * hour. A data pipeline stage is priced by tco_data_pipeline_compute on
+ * its workload and request, and lasts its preprocessing node-hours over
+ * cpu_nodes; its prepared data joins the store. A serving stage is priced
+ * by tco_serving_compute on its workload and request, and lasts its
+ * series; its fleet is rented apart from the cluster (its fixed/elastic
+ * split), so neither holds the cluster's accelerators. A kind without its
+ * request, or a request on another kind, is refused naming the stage; a
+ * request's bad field is named within it ("stages[0].pipeline.dedup_kept_share").
+ * On failure nothing is written. Allocates nothing but what a serving
+ * stage's split does (the selection of its baseline). */
 TCO_API int tco_programme_compute(tco_programme *out, tco_stage_result *results, size_t result_size,
                                   const tco_stage *stages, size_t n, const tco_topology *topology,
                                   const tco_pricing *pricing, tco_error *err);

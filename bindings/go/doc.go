@@ -106,9 +106,9 @@
 //
 // # Programmes and savings
 //
-// ComputeProgramme prices stages (pretraining, fine-tunes, evaluation,
-// sweeps...) on one cluster and one time line, with the store their kept
-// versions make. WeighSaving prices a cut (coarser sampling, shorter
+// ComputeProgramme prices stages (the data pipeline, pretraining,
+// fine-tunes, evaluation, sweeps..., serving) on one cluster and one time
+// line, with the store their kept versions make. WeighSaving prices a cut (coarser sampling, shorter
 // retention, fewer replicas, more spot...) against the side-effect it
 // implies, flagging one that costs more than it saves; Tradeoffs weighs
 // them all.

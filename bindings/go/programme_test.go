@@ -115,3 +115,129 @@ func TestProgrammeErrors(t *testing.T) {
 		t.Fatal("a stage without a workload priced")
 	}
 }
+
+// The data pipeline and serving as stages: the case of
+// tests/api/test_programme.c, test_pipeline_and_serving (doc/model.md,
+// section 21). 2 PB raw at 10 node-h/TB on 50 nodes, 2 a node-hour; half
+// kept, 0.8 compressed; NAT 0.045 a GB; 0.0004 per 1,000 reads of 16 MiB.
+// Serving: one request a second for a month, priced as Serve prices it.
+func TestProgrammePipelineAndServing(t *testing.T) {
+	top, _ := programmeCluster(t)
+	p, err := tco.NewPricing(tco.Set("storage_hot_per_gb_month", 0.02), tco.Set("on_demand_per_accel_hour", 4),
+		tco.Set("reserved_per_accel_hour", 2.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	train := programmeWork(t, 16, 1e21, 1)
+	model, err := tco.NewWorkload(tco.Set("job_accelerators", 16), tco.Set("params_total", 1e9),
+		tco.Set("params_active", 1e9), tco.Set("tensor_parallel", 4), tco.Set("pipeline_parallel", 1),
+		tco.Set("total_flops", 1e21), tco.Set("checkpoint_bytes", 1e12), tco.Set("layers", 24),
+		tco.Set("interruptible_share", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	pipe := tco.DefaultPipelineRequest()
+	pipe.RawBytes, pipe.PreprocessCPUNodeHoursPerTB, pipe.CPUNodeHourPrice = 2e15, 10, 2
+	pipe.DedupKeptShare, pipe.CompressionRatio, pipe.NATPerGB, pipe.RequestPricePer1000 = 0.5, 0.8, 0.045, 0.0004
+	serve := tco.DefaultServeRequest()
+	serve.Rate, serve.IntervalSeconds = []float64{1}, programmeMonth*3600
+	served, err := tco.Serve(top, model, p, serve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := tco.Compute(top, train, p)
+	stages := []tco.Stage{
+		{Kind: tco.StageDataPipeline, After: tco.StageStart, Name: "web data", Workload: train, Pipeline: &pipe,
+			CPUNodes: 50},
+		{Kind: tco.StagePretraining, After: 0, Name: "pretrain", Workload: train, VersionsKept: 3},
+		{Kind: tco.StageServing, After: 1, Name: "serve", Workload: model, Serving: &serve},
+	}
+	g, err := tco.ComputeProgramme(stages, top, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	web, pre, sv := g.Stages[0], g.Stages[1], g.Stages[2]
+	reads := a.Fields["tokens"] * 4 * 0.8 / (1 << 24) / 1000 * 0.0004 // the tokens read, 4 B each, compressed
+	if !near(web.EndHours, 400, 1e-15) || !near(web.CPUNodeHours, 20000, 1e-15) ||
+		!near(web.Costs["compute"], 40000, 1e-15) || !near(web.Costs["network"], 90000, 1e-15) ||
+		!near(web.Costs["storage"], reads, 1e-14) || !near(web.StoreGB, 800000, 1e-15) || web.Accelerators != 0 {
+		t.Fatalf("pipeline %+v", web)
+	}
+	if pre.StartHours != web.EndHours || pre.Total != a.Total || sv.StartHours != pre.EndHours {
+		t.Fatalf("time line %+v %+v", pre, sv)
+	}
+	if sv.Total != served.TotalCost || sv.CostPerMillionTokens != served.CostPerMillionTokens ||
+		sv.Tokens != served.PromptTokens+served.OutputTokens || sv.FleetPeakAccelerators != served.PeakAccelerators {
+		t.Fatalf("serving %+v, want %+v", sv, served)
+	}
+	life := (800000*(a.HeldHours+programmeMonth) + 3000*programmeMonth) / programmeMonth * 0.02
+	if !near(g.StorageLifecycle, life, 1e-12) || !near(g.ClusterHours, a.HeldHours, 1e-12) ||
+		g.ServingTotal != served.TotalCost || g.PipelineTotal != web.Total ||
+		!near(g.CostPerExperiment, g.Total-served.TotalCost, 1e-15) || g.Total != g.StagesTotal+g.StorageLifecycle {
+		t.Fatalf("%+v, want lifecycle %g", g, life)
+	}
+	// A bad field of a request is named within its stage.
+	serve.TimePerOutputToken = 1e-6
+	var e *tco.Error
+	if _, err = tco.ComputeProgramme(stages, top, p); !errors.As(err, &e) ||
+		e.ParamName != "stages[2].serving.time_per_output_token" {
+		t.Fatalf("a serving target out of reach: %v", err)
+	}
+	serve.TimePerOutputToken = 0.1
+	stages[0].Pipeline = nil
+	if _, err = tco.ComputeProgramme(stages, top, p); !errors.As(err, &e) || e.ParamName != "stages[0].pipeline" {
+		t.Fatalf("a pipeline stage without its request: %v", err)
+	}
+	if tco.StageServing.String() != "serving" || tco.StageDataPipeline.String() != "data_pipeline" {
+		t.Fatal(tco.StageServing.String())
+	}
+}
+
+// tests/api/test_programme.c, test_also_after: C (16) after B and A
+// starts when the longer A has ended.
+func TestProgrammeAlsoAfter(t *testing.T) {
+	top, p := programmeCluster(t)
+	wa, wb, wc := programmeWork(t, 8, 1e21, 1), programmeWork(t, 8, 2e20, 1), programmeWork(t, 16, 2e20, 1)
+	a, _ := tco.Compute(top, wa, p)
+	stages := []tco.Stage{{Kind: tco.StagePretraining, After: tco.StageStart, Name: "a", Workload: wa},
+		{Kind: tco.StageSweep, After: tco.StageStart, Name: "b", Workload: wb},
+		{Kind: tco.StageSupervisedFineTuning, After: 1, Name: "c", Workload: wc}}
+	var e *tco.Error
+	if _, err := tco.ComputeProgramme(stages, top, p); !errors.As(err, &e) || e.Code != tco.StatusInconsistent {
+		t.Fatalf("c after b alone overlaps a: %v", err)
+	}
+	stages[2].AlsoAfter = []int{0}
+	g, err := tco.ComputeProgramme(stages, top, p)
+	if err != nil || g.Stages[2].StartHours != a.HeldHours {
+		t.Fatalf("%v %+v", err, g)
+	}
+	stages[2].AlsoAfter = []int{2}
+	if _, err = tco.ComputeProgramme(stages, top, p); !errors.As(err, &e) || e.ParamName != "stages[2].also_after[0]" {
+		t.Fatalf("a stage waiting for itself: %v", err)
+	}
+}
+
+// tests/api/test_programme.c, test_tiers: 3,000 GB kept HB hours, warm
+// after d days and cold after 2 d, at 0.02, 0.01 and 0.004 a GB-month.
+func TestProgrammeTiers(t *testing.T) {
+	top, _ := programmeCluster(t)
+	p, err := tco.NewPricing(tco.Set("storage_hot_per_gb_month", 0.02), tco.Set("storage_warm_per_gb_month", 0.01),
+		tco.Set("storage_cold_per_gb_month", 0.004))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	wa, wb := programmeWork(t, 16, 1e21, 1), programmeWork(t, 8, 2e21, 1)
+	b, _ := tco.Compute(top, wb, p)
+	d := math.Floor(b.HeldHours / 96)
+	g, err := tco.ComputeProgramme([]tco.Stage{
+		{Kind: tco.StagePretraining, After: tco.StageStart, Workload: wa, VersionsKept: 3, WarmAfterDays: d,
+			ColdAfterDays: 2 * d},
+		{Kind: tco.StageSupervisedFineTuning, After: 0, Workload: wb}}, top, p)
+	want := 3000 * (24*d*0.02 + 24*d*0.01 + (b.HeldHours-48*d)*0.004) / programmeMonth
+	if err != nil || !near(g.StorageLifecycle, want, 1e-12) {
+		t.Fatalf("%v: lifecycle %g, want %g", err, g.StorageLifecycle, want)
+	}
+}

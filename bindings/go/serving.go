@@ -110,31 +110,9 @@ func Serve(t *Topology, w *Workload, p *Pricing, req ServeRequest) (*Serving, er
 	if err != nil {
 		return nil, err
 	}
-	var q C.tco_serve_request
-	C.tco_serve_request_init(&q)
-	// The request holds the series' pointer: pinned, the cgo rules let the
-	// library read it in place.
 	var pin runtime.Pinner
 	defer pin.Unpin()
-	rate := dptr(req.Rate)
-	pin.Pin(rate)
-	q.rate, q.n = rate, C.size_t(len(req.Rate))
-	q.interval_seconds = C.double(req.IntervalSeconds)
-	q.rate_unit = C.int32_t(req.RateUnit)
-	if req.TensorParallel < 0 || req.TensorParallel > 1<<20 { // fits an int32; the library says what is allowed
-		req.TensorParallel = -1
-	}
-	q.tensor_parallel = C.int32_t(req.TensorParallel)
-	q.prompt_tokens, q.output_tokens = C.double(req.PromptTokens), C.double(req.OutputTokens)
-	q.time_per_output_token, q.time_to_first_token = C.double(req.TimePerOutputToken), C.double(req.TimeToFirstToken)
-	q.flops_share, q.bandwidth_share = C.double(req.FLOPSShare), C.double(req.BandwidthShare)
-	q.memory_share, q.max_batch = C.double(req.MemoryShare), C.double(req.MaxBatch)
-	q.memory_bandwidth_bytes_per_s = C.double(req.MemoryBandwidthBps)
-	q.queue_percentile = C.double(req.QueuePercentile)
-	if req.TensorParallelAllreduce {
-		q.tensor_parallel_allreduce = 1
-	}
-	q.experts, q.experts_per_token = C.double(req.Experts), C.double(req.ExpertsPerToken)
+	q := req.c(&pin)
 	needed := make([]float64, len(req.Rate))
 	var out C.tco_serving
 	out.size = C.size_t(unsafe.Sizeof(out))
@@ -178,6 +156,35 @@ func Serve(t *Topology, w *Workload, p *Pricing, req ServeRequest) (*Serving, er
 		WeightBytesRead: float64(out.weight_bytes_read),
 		Needed:          needed, Split: splitOf(&sp),
 	}, nil
+}
+
+// c is the request as the library reads it. It holds the series'
+// pointer, pinned with pin (the cgo rules then let the library read it in
+// place, also from a struct passed by pointer); unpin after the call.
+func (req *ServeRequest) c(pin *runtime.Pinner) C.tco_serve_request {
+	var q C.tco_serve_request
+	C.tco_serve_request_init(&q)
+	rate := dptr(req.Rate)
+	pin.Pin(rate)
+	q.rate, q.n = rate, C.size_t(len(req.Rate))
+	q.interval_seconds = C.double(req.IntervalSeconds)
+	q.rate_unit = C.int32_t(req.RateUnit)
+	tp := req.TensorParallel
+	if tp < 0 || tp > 1<<20 { // fits an int32; the library says what is allowed
+		tp = -1
+	}
+	q.tensor_parallel = C.int32_t(tp)
+	q.prompt_tokens, q.output_tokens = C.double(req.PromptTokens), C.double(req.OutputTokens)
+	q.time_per_output_token, q.time_to_first_token = C.double(req.TimePerOutputToken), C.double(req.TimeToFirstToken)
+	q.flops_share, q.bandwidth_share = C.double(req.FLOPSShare), C.double(req.BandwidthShare)
+	q.memory_share, q.max_batch = C.double(req.MemoryShare), C.double(req.MaxBatch)
+	q.memory_bandwidth_bytes_per_s = C.double(req.MemoryBandwidthBps)
+	q.queue_percentile = C.double(req.QueuePercentile)
+	if req.TensorParallelAllreduce {
+		q.tensor_parallel_allreduce = 1
+	}
+	q.experts, q.experts_per_token = C.double(req.Experts), C.double(req.ExpertsPerToken)
+	return q
 }
 
 // Serve is Serve on the scenario's handles.

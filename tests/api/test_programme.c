@@ -7,6 +7,7 @@
  * programme adds (the time line, the waves, the shares of the cluster's
  * hours, the store and its lifecycle, the totals) is worked out below from
  * section 21's definitions, in comments, and compared. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -326,8 +327,8 @@ static void test_errors(void **state)
     /* kind and versions. */
     st[2].kind = 0;
     refused(&f, st, 3, TCO_E_RANGE, "stages[2].kind", "allowed 1");
-    st[2].kind = 8;
-    refused(&f, st, 3, TCO_E_RANGE, "stages[2].kind", NULL);
+    st[2].kind = 10;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[2].kind", "to 9 (TCO_STAGE_SERVING)");
     st[2].kind = TCO_STAGE_EVALUATION;
     st[2].versions_kept = -1;
     refused(&f, st, 3, TCO_E_RANGE, "stages[2].versions_kept", "allowed 0 to 1000000");
@@ -404,8 +405,312 @@ static void test_sizes_and_names(void **state)
     assert_string_equal(tco_stage_kind_name(TCO_STAGE_PRETRAINING), "pretraining");
     assert_string_equal(tco_stage_kind_name(TCO_STAGE_SUPERVISED_FINE_TUNING), "supervised_fine_tuning");
     assert_string_equal(tco_stage_kind_name(TCO_STAGE_ABLATION), "ablation");
+    assert_string_equal(tco_stage_kind_name(TCO_STAGE_DATA_PIPELINE), "data_pipeline");
+    assert_string_equal(tco_stage_kind_name(TCO_STAGE_SERVING), "serving");
     assert_null(tco_stage_kind_name(0));
-    assert_null(tco_stage_kind_name(8));
+    assert_null(tco_stage_kind_name(10));
+
+    /* A caller of the first version: stages of 40 bytes (no request
+     * members) and results of the first version's size, never written
+     * past. */
+    assert_int_equal(offsetof(tco_stage, pipeline), 40);
+    struct { unsigned char b[40]; } old[1];
+    memcpy(old, st, 40);
+    size_t v1 = offsetof(tco_stage, pipeline);
+    memcpy(old[0].b, &v1, sizeof v1);
+    size_t r1 = offsetof(tco_stage_result, tokens);
+    unsigned char rbuf[sizeof(tco_stage_result) + 8];
+    memset(rbuf, 0xee, sizeof rbuf);
+    tco_programme g1 = { .size = offsetof(tco_programme, cluster_hours) };
+    assert_int_equal(tco_programme_compute(&g1, (tco_stage_result *)(void *)rbuf, r1, (const tco_stage *)(void *)old, 1,
+                                           f.t, f.p, NULL),
+                     TCO_OK);
+    assert_true(rbuf[r1] == 0xee && g1.size == offsetof(tco_programme, cluster_hours));
+    tco_stage_result r0;
+    memcpy(&r0, rbuf, r1);
+    assert_true(r0.total == big[0].r.total && g1.total == g.total);
+    fixture_free(&f);
+}
+
+/* The data pipeline and serving as stages (doc/model.md, section 21, "The
+ * data pipeline and serving"). 16 H100 on demand at 4 and reserved at
+ * 2.5 a hour. The pipeline pulls 2 PB of raw data and prepares it on 50
+ * CPU nodes at 10 node-h/TB, 2 a node-hour; deduplication keeps half,
+ * compression 0.8 of that; 0.045 a GB of NAT; 0.0004 per 1,000 reads of
+ * 16 MiB:
+ *   node-hours = 2000 TB x 10 = 20,000, so it lasts 20,000 / 50 = 400 h;
+ *   preprocessing 20,000 x 2 = 40,000 (compute); NAT 2e6 GB x 0.045 = 90,000
+ *   (network); prepared 2e15 x 0.5 x 0.8 = 8e14 B = 800,000 GB; the
+ *   pretraining's tokens read at 4 B each, compressed 0.8, one run:
+ *   tokens x 3.2 / 16 MiB / 1000 x 0.0004 (storage; section 23).
+ * Pretraining (16 accelerators, 3 versions of 1e12 B) follows it:
+ * [400, 400 + HA); serving follows that for a month of 730.5 h at one
+ * request a second, [400 + HA, 400 + HA + 730.5): its total is
+ * tco_serving_compute's, in compute, apart from the cluster.
+ * Store: the 800,000 GB from hour 400 to the end, the 3,000 GB from
+ * 400 + HA: lifecycle = (800,000 x (HA + 730.5) + 3,000 x 730.5) / 730.5 x 0.02.
+ * The cluster is held HA of the makespan: utilisation 1. */
+static void story_scen(fixture *f)
+{
+    cluster(f);
+    tco_pricing_free(f->p);
+    assert_int_equal(tco_pricing_new(&f->p, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(f->p, TCO_P_STORAGE_HOT_PER_GB_MONTH, HOT, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(f->p, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(f->p, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(f->p, NULL), TCO_OK);
+    f->w[0] = workload(16, 1e21, 1);
+    assert_int_equal(tco_workload_clone(&f->w[1], f->w[0], NULL), TCO_OK); /* the model served: its shape */
+    assert_int_equal(tco_workload_set(f->w[1], TCO_P_LAYERS, 24, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(f->w[1], TCO_P_INTERRUPTIBLE_SHARE, 0, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(f->w[1], NULL), TCO_OK);
+}
+
+static void story_requests(tco_pipeline_request *pq, tco_serve_request *sq, const double *rate)
+{
+    tco_pipeline_request_init(pq);
+    pq->raw_bytes = 2e15;
+    pq->preprocess_cpu_node_hours_per_tb = 10;
+    pq->cpu_node_hour_price = 2;
+    pq->dedup_kept_share = 0.5;
+    pq->compression_ratio = 0.8;
+    pq->nat_per_gb = 0.045;
+    pq->request_price_per_1000 = 0.0004;
+    tco_serve_request_init(sq);
+    sq->rate = rate;
+    sq->n = 1;
+    sq->interval_seconds = HOURS_PER_MONTH * 3600; /* one constant rate for a month */
+}
+
+static void story_stages(tco_stage st[3], const fixture *f, const tco_pipeline_request *pq,
+                         const tco_serve_request *sq)
+{
+    st[0] = stage(TCO_STAGE_DATA_PIPELINE, "web data", f->w[0], TCO_STAGE_START, 0);
+    st[0].pipeline = pq;
+    st[0].cpu_nodes = 50;
+    st[1] = stage(TCO_STAGE_PRETRAINING, "pretrain", f->w[0], 0, 3);
+    st[2] = stage(TCO_STAGE_SERVING, "serve", f->w[1], 1, 0);
+    st[2].serving = sq;
+}
+
+static void test_pipeline_and_serving(void **state)
+{
+    (void)state;
+    fixture f;
+    story_scen(&f);
+    const double rate[1] = { 1 };
+    tco_pipeline_request pq;
+    tco_serve_request sq;
+    story_requests(&pq, &sq, rate);
+    tco_stage st[3];
+    story_stages(st, &f, &pq, &sq);
+    tco_estimate a = estimate(&f, f.w[0]);
+    tco_serving sv = { .size = sizeof sv };
+    assert_int_equal(tco_serving_compute(&sv, NULL, NULL, 0, &sq, f.t, f.w[1], f.p, NULL), TCO_OK);
+    tco_stage_result res[3];
+    tco_programme g = run(&f, st, 3, res);
+    identities(&g, res, 3);
+
+    double HA = a.held_hours, reads = a.tokens * 4 * 0.8 / 16777216.0 / 1000 * 0.0004;
+    /* The pipeline: 400 h on CPU nodes, its lines in compute, storage, network. */
+    assert_true(res[0].kind == TCO_STAGE_DATA_PIPELINE && res[0].start_hours == 0);
+    assert_rel(res[0].end_hours, 400, 1e-15);
+    assert_rel(res[0].cpu_node_hours, 20000, 1e-15);
+    assert_rel(res[0].cost[TCO_CAT_COMPUTE], 40000, 1e-15);
+    assert_rel(res[0].cost[TCO_CAT_NETWORK], 90000, 1e-15);
+    assert_rel(res[0].cost[TCO_CAT_STORAGE], reads, 1e-14);
+    assert_rel(res[0].total, 130000 + reads, 1e-15);
+    assert_rel(res[0].store_gb, 800000, 1e-15);
+    assert_true(res[0].accelerators == 0 && res[0].runs == 0 && res[0].cluster_share == 1);
+    /* Pretraining starts when the data is ready, alone on the cluster: its estimate. */
+    assert_true(res[1].start_hours == res[0].end_hours && res[1].total == a.total);
+    assert_rel(res[1].tokens, a.tokens, 1e-15);
+    /* Serving: a month after the pretraining, priced as tco_serving_compute prices it. */
+    assert_true(res[2].start_hours == res[1].end_hours);
+    assert_rel(res[2].end_hours - res[2].start_hours, HOURS_PER_MONTH, 1e-12);
+    assert_true(res[2].total == sv.total_cost && res[2].cost[TCO_CAT_COMPUTE] == sv.total_cost);
+    assert_true(res[2].cost_per_million_tokens == sv.cost_per_million_tokens);
+    assert_true(res[2].tokens == sv.prompt_tokens + sv.output_tokens);
+    assert_rel(res[2].tokens, HOURS_PER_MONTH * 3600 * (1024 + 256), 1e-12); /* the request's defaults */
+    assert_true(res[2].fleet_peak_accelerators == sv.peak_accelerators && res[2].accelerators == 0);
+    assert_true(res[2].fleet_accelerator_hours == sv.accelerator_hours);
+    /* The programme. */
+    double M = 400 + HA + HOURS_PER_MONTH;
+    assert_rel(g.makespan_hours, M, 1e-15);
+    assert_rel(g.cluster_hours, HA, 1e-12);
+    assert_rel(g.utilisation, 1, 1e-12);
+    assert_true(g.peak_accelerators == 16);
+    assert_rel(g.storage_lifecycle, (800000 * (HA + HOURS_PER_MONTH) + 3000 * HOURS_PER_MONTH) / HOURS_PER_MONTH * HOT,
+               1e-12);
+    assert_rel(g.store_gb, 803000, 1e-15);
+    assert_true(g.pipeline_total == res[0].total && g.serving_total == res[2].total);
+    assert_true(g.served_tokens == res[2].tokens);
+    assert_rel(g.cost_per_million_tokens_served, sv.cost_per_million_tokens, 1e-14);
+    assert_true(g.runs == 1);
+    assert_rel(g.cost_per_experiment, g.total - sv.total_cost, 1e-15);
+    assert_rel(g.total, 130000 + reads + a.total + sv.total_cost + g.storage_lifecycle, 1e-15);
+
+    /* A request keeping the prepared data 2 months: stored that long, not at the end. */
+    pq.storage_months = 2;
+    g = run(&f, st, 3, res);
+    assert_rel(g.storage_lifecycle, 800000 * 2 * HOT + 3000 * HOURS_PER_MONTH / HOURS_PER_MONTH * HOT, 1e-12);
+    assert_rel(g.store_gb, 800000 * (400 + 2 * HOURS_PER_MONTH >= M) + 3000, 1e-15);
+    fixture_free(&f);
+}
+
+/* A pipeline or serving stage with its request missing, a request on
+ * another kind, CPU nodes out of range, versions kept, a request's bad
+ * field: each refused naming the stage and the field, nothing written. */
+static void test_story_errors(void **state)
+{
+    (void)state;
+    fixture f;
+    story_scen(&f);
+    const double rate[1] = { 1 };
+    tco_pipeline_request pq;
+    tco_serve_request sq;
+    story_requests(&pq, &sq, rate);
+    tco_stage st[3];
+    story_stages(st, &f, &pq, &sq);
+
+    st[0].pipeline = NULL;
+    refused(&f, st, 3, TCO_E_NULL, "stages[0].pipeline", "stages[0] (\"web data\") is a data_pipeline stage");
+    st[0].pipeline = &pq;
+    st[2].serving = NULL;
+    refused(&f, st, 3, TCO_E_NULL, "stages[2].serving", "stages[2].serving must not be NULL");
+    st[2].serving = &sq;
+    st[1].pipeline = &pq;
+    refused(&f, st, 3, TCO_E_INCONSISTENT, "stages[1].pipeline", "only a data_pipeline stage reads one");
+    st[1].pipeline = NULL;
+    st[1].serving = &sq;
+    refused(&f, st, 3, TCO_E_INCONSISTENT, "stages[1].serving", "only a serving stage reads one");
+    st[1].serving = NULL;
+    const double bad_nodes[] = { 0, 1.5, 2e6, -1 };
+    for (size_t k = 0; k < 4; k++) {
+        st[0].cpu_nodes = bad_nodes[k];
+        refused(&f, st, 3, TCO_E_RANGE, "stages[0].cpu_nodes", "allowed a whole number 1 to 1e+06");
+    }
+    st[0].cpu_nodes = NAN;
+    refused(&f, st, 3, TCO_E_NOT_FINITE, "stages[0].cpu_nodes", NULL);
+    st[0].cpu_nodes = 50;
+    st[1].cpu_nodes = 4;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[1].cpu_nodes", "allowed 0 only");
+    st[1].cpu_nodes = 0;
+    st[2].versions_kept = 1;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[2].versions_kept", "allowed 0 only, for a serving stage");
+    st[2].versions_kept = 0;
+    pq.dedup_kept_share = 2;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[0].pipeline.dedup_kept_share",
+            "stages[0] (\"web data\"), its pipeline request: pipeline.dedup_kept_share = 2 is out of range");
+    pq.dedup_kept_share = 0.5;
+    sq.time_per_output_token = 0;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[2].serving.time_per_output_token", "stages[2] (\"serve\"), its serving request");
+    sq.time_per_output_token = 1e-6; /* below what one replica reaches */
+    refused(&f, st, 3, TCO_E_INCONSISTENT, "stages[2].serving.time_per_output_token", NULL);
+    sq.time_per_output_token = 0.1;
+    st[2].cold_after_days = 30;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[2].cold_after_days", "allowed 0 only, for a serving stage");
+    st[2].cold_after_days = 0;
+    /* The served model's shape is a parameter: named as the workload names it. */
+    st[2].workload = f.w[0];
+    refused(&f, st, 3, TCO_E_INCONSISTENT, "layers", "stages[2] (\"serve\"), its serving request");
+    fixture_free(&f);
+}
+
+/* A stage that waits for several: A (8, the longer) and B (8) from the
+ * start, C (16) after B and also after A starts at max(HA, HB) = HA, when
+ * both have ended (with after = B alone it would start at HB and find A's
+ * 8 still held: 24 > 16). */
+static void test_also_after(void **state)
+{
+    (void)state;
+    fixture f;
+    cluster(&f);
+    f.w[0] = workload(8, 1e21, 1);
+    f.w[1] = workload(8, 2e20, 1);
+    f.w[2] = workload(16, 2e20, 1);
+    double HA = estimate(&f, f.w[0]).held_hours, HB = estimate(&f, f.w[1]).held_hours;
+    assert_true(HA > HB);
+    const int32_t also[2] = { 0, 0 }; /* a stage named twice is waited for once */
+    tco_stage st[3] = { stage(TCO_STAGE_PRETRAINING, "a", f.w[0], TCO_STAGE_START, 0),
+                        stage(TCO_STAGE_SWEEP, "b", f.w[1], TCO_STAGE_START, 0),
+                        stage(TCO_STAGE_SUPERVISED_FINE_TUNING, "c", f.w[2], 1, 0) };
+    refused(&f, st, 3, TCO_E_INCONSISTENT, "", "stages[2] (\"c\") and stages[0] (\"a\") hold 24 accelerators");
+    st[2].also_after = also;
+    st[2].n_also_after = 2;
+    tco_stage_result res[3];
+    tco_programme g = run(&f, st, 3, res);
+    identities(&g, res, 3);
+    assert_true(res[2].start_hours == HA && res[2].after == 1);
+    /* Bad lists: an index not earlier, a count without the array, an array without a count. */
+    const int32_t later[1] = { 2 };
+    st[2].also_after = later;
+    st[2].n_also_after = 1;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[2].also_after[0]", "allowed an earlier stage, 0 to 1");
+    st[2].also_after = NULL;
+    refused(&f, st, 3, TCO_E_NULL, "stages[2].n_also_after", "give both");
+    st[2].also_after = also;
+    st[2].n_also_after = 0;
+    refused(&f, st, 3, TCO_E_NULL, "stages[2].n_also_after", NULL);
+    st[2].n_also_after = TCO_STAGES_MAX + 1;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[2].n_also_after", NULL);
+    st[0].also_after = also;
+    st[0].n_also_after = 1;
+    st[2].n_also_after = 2;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[0].also_after[0]", "the first stage");
+    fixture_free(&f);
+}
+
+/* The store down the tiers: test_sequential's 3 versions of 1,000 GB,
+ * kept HB hours after the pretraining, with hot 0.02, warm 0.01 and cold
+ * 0.004 a GB-month. Warm after d days (24 d < HB): 3000 x (24 d x 0.02 +
+ * (HB - 24 d) x 0.01) / 730.5; cold after 2 d as well: the last HB - 48 d
+ * hours at 0.004; cold after d alone: hot, then cold. */
+static void test_tiers(void **state)
+{
+    (void)state;
+    fixture f;
+    cluster(&f);
+    tco_pricing_free(f.p);
+    assert_int_equal(tco_pricing_new(&f.p, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(f.p, TCO_P_STORAGE_HOT_PER_GB_MONTH, 0.02, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(f.p, TCO_P_STORAGE_WARM_PER_GB_MONTH, 0.01, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(f.p, TCO_P_STORAGE_COLD_PER_GB_MONTH, 0.004, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(f.p, NULL), TCO_OK);
+    f.w[0] = workload(16, 1e21, 1);
+    f.w[1] = workload(8, 2e21, 1);
+    double HB = estimate(&f, f.w[1]).held_hours, d = floor(HB / 24 / 4);
+    assert_true(d >= 1 && 48 * d < HB);
+    tco_stage st[2] = { stage(TCO_STAGE_PRETRAINING, "pretrain", f.w[0], TCO_STAGE_START, 3),
+                        stage(TCO_STAGE_SUPERVISED_FINE_TUNING, "sft", f.w[1], 0, 0) };
+    tco_stage_result res[2];
+    st[0].warm_after_days = d;
+    tco_programme g = run(&f, st, 2, res);
+    assert_rel(g.storage_lifecycle, 3000 * (24 * d * 0.02 + (HB - 24 * d) * 0.01) / HOURS_PER_MONTH, 1e-12);
+    st[0].cold_after_days = 2 * d;
+    g = run(&f, st, 2, res);
+    assert_rel(g.storage_lifecycle, 3000 * (24 * d * 0.02 + 24 * d * 0.01 + (HB - 48 * d) * 0.004) / HOURS_PER_MONTH,
+               1e-12);
+    identities(&g, res, 2);
+    st[0].warm_after_days = 0;
+    st[0].cold_after_days = d;
+    g = run(&f, st, 2, res);
+    assert_rel(g.storage_lifecycle, 3000 * (24 * d * 0.02 + (HB - 24 * d) * 0.004) / HOURS_PER_MONTH, 1e-12);
+    /* Past the programme's end it never moves: all hot, as without tiers. */
+    st[0].cold_after_days = 36500;
+    g = run(&f, st, 2, res);
+    assert_rel(g.storage_lifecycle, 3000 * HB * 0.02 / HOURS_PER_MONTH, 1e-12);
+    /* Refused: cold before warm, out of range, not finite, on a serving stage. */
+    st[0].warm_after_days = 2 * d;
+    st[0].cold_after_days = d;
+    refused(&f, st, 2, TCO_E_RANGE, "stages[0].cold_after_days", "allowed above warm_after_days");
+    st[0].cold_after_days = 0;
+    st[0].warm_after_days = -1;
+    refused(&f, st, 2, TCO_E_RANGE, "stages[0].warm_after_days", "allowed 0 (never) or above 0 to 36500 days");
+    st[0].warm_after_days = 36501;
+    refused(&f, st, 2, TCO_E_RANGE, "stages[0].warm_after_days", NULL);
+    st[0].warm_after_days = NAN;
+    refused(&f, st, 2, TCO_E_NOT_FINITE, "stages[0].warm_after_days", NULL);
     fixture_free(&f);
 }
 
@@ -444,6 +749,8 @@ int main(void)
         cmocka_unit_test(test_sequential),  cmocka_unit_test(test_parallel),
         cmocka_unit_test(test_sweep_waves), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_sizes_and_names), cmocka_unit_test(test_no_allocation),
+        cmocka_unit_test(test_pipeline_and_serving), cmocka_unit_test(test_story_errors),
+        cmocka_unit_test(test_also_after), cmocka_unit_test(test_tiers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,9 @@ def main():
                  ["waste", *month, "--format", "json"],
                  ["lifetime", scenario, "--format", "csv"],
                  ["programme", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
-                                            "programme.json"), "--format", "json"]]
+                                            "programme.json"), "--format", "json"],
+                 ["programme", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                                            "story.json")]]
         for args in cases:
             whole = run(args, 0, tmp)
             total = int(whole.stderr.decode().rsplit("allocations: ", 1)[1])

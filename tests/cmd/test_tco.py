@@ -202,6 +202,7 @@ def main():
     waste_checks()
     lifetime_checks(write)
     programme_checks(path, write)
+    story_checks(write)
     whole_file_checks(path, write)
     scripting_checks(path, write)
     dashboard_checks(path, write)
@@ -688,6 +689,158 @@ def programme_checks(path, write):
     cbor = os.path.join(GOLDEN, "default.cbor")
     expect(["programme", cbor], 1, "a programme is a JSON file")
     expect(["report", example], 1, "unknown scenario key \"stages\"")
+
+
+def story_checks(write):
+    """tco programme examples/story.json: the whole story from raw data to a
+    served model. Its main figures, worked by hand from the file's inputs
+    (doc/model.md, section 21, "The whole story"): the pipeline's lines and
+    hours, the stages that wait for the data, the serving's tokens and cost
+    at the H100's reserved list price (3.933 an hour, doc/model.md "List
+    prices": the AWS p5.48xlarge Capacity Block, Jan 2026, over 8), the
+    store's lifecycle at the hot tier's default 0.145 per GB-month. Bad
+    pipeline and serving inputs name the file, the stage and the key."""
+    import jsonschema
+    here = os.path.dirname(os.path.abspath(__file__))
+    example = os.path.join(here, "..", "..", "examples", "story.json")
+    with open(os.path.join(here, "..", "..", "doc", "report.schema.json")) as f:
+        valid = jsonschema.Draft202012Validator(json.load(f))
+    rc, out, err = run("programme", example, "--format", "json")
+    d = json.loads(out) if rc == 0 else {}
+    errors = [e.message for e in valid.iter_errors(d)]
+    check(rc == 0 and not errors, f"story json validates against its schema ({err}) {errors[:2]}")
+    if rc != 0:
+        return
+    g, stages = d["programme"], d["stages"]
+    by = {s["name"]: s for s in stages}
+    check({s["kind"] for s in stages} == {"data_pipeline", "pretraining", "context_extension", "supervised_fine_tuning",
+                                          "preference_tuning", "evaluation", "sweep", "ablation", "serving"},
+          "story: a stage of every kind")
+
+    def near(a, b, rel=1e-12):
+        return abs(a - b) <= rel * abs(b)
+
+    # The pipeline: 100 TB raw at 20 node-h/TB on 64 nodes, 3 a node-hour;
+    # 1e5 GB through NAT at 0.045; 100 TB x 0.2 kept x 0.4 = 8 TB prepared;
+    # the pretraining's 2e12 tokens read at 4 B, compressed 0.4, half from
+    # the cache, in 16 MiB requests at 0.0004 per 1,000.
+    web = by["web-crawl"]
+    reads = 2e12 * 4 * 0.4 * 0.5 / 2 ** 24 / 1000 * 0.0004
+    check(web["cpu_node_hours"] == 2000 and web["end_hours"] == 2000 / 64 and web["accelerators"] == 0 and
+          near(web["cost"]["compute"], 6000) and near(web["cost"]["network"], 4500) and
+          near(web["cost"]["storage"], reads) and near(web["total"], 10500 + reads) and web["store_gb"] == 8000 and
+          g["pipeline_total"] == web["total"], "story: the pipeline's lines, by hand")
+    check(by["pretrain-70b"]["start_hours"] == by["lr-sweep"]["start_hours"] == 31.25,
+          "story: pretraining and the sweep wait for the prepared data")
+    check(by["sft"]["after"] == "data-mix-ablation" and by["sft"]["also_after"] == ["long-context"] and
+          by["sft"]["start_hours"] == by["long-context"]["end_hours"] > by["data-mix-ablation"]["end_hours"],
+          "story: the fine-tune waits for the later of the ablation and the context extension")
+    # Serving: 20 requests a second for 4,383 hours, 1,024 + 256 tokens each,
+    # on a constant fleet, all of it reserved.
+    serve = by["serve-chat"]
+    tokens = 20 * 4383 * 3600 * (1024 + 256)
+    check(serve["start_hours"] == by["eval-suite"]["end_hours"] and
+          near(serve["end_hours"] - serve["start_hours"], 4383) and serve["tokens"] == tokens and
+          near(serve["fleet_accelerator_hours"], serve["fleet_peak_accelerators"] * 4383) and
+          near(serve["total"], serve["fleet_accelerator_hours"] * 3.933) and
+          near(serve["cost_per_million_tokens"], serve["total"] / tokens * 1e6) and serve["accelerators"] == 0 and
+          g["serving_total"] == serve["total"] and g["served_tokens"] == tokens,
+          "story: serving's tokens and cost, by hand")
+    # The store: hot at 0.145 a GB-month; the prepared data warm (0.023)
+    # from 60 days after its end and cold (0.00099) from 180, the
+    # pretraining's versions warm from 30 days (the defaults' prices).
+    M = g["makespan_hours"]
+
+    def tiered(s, warm=None, cold=None):
+        h = M - s["end_hours"]
+        w, c = (warm or 1e9) * 24, (cold or 1e9) * 24
+        hot = min(h, w, c)
+        return s["store_gb"] * (hot * 0.145 + max(0, min(h, c) - w) * 0.023 + max(0, h - c) * 0.00099) / 730.5
+
+    life = sum(tiered(s) for s in stages if s["name"] not in ("web-crawl", "pretrain-70b"))
+    life += tiered(web, 60, 180) + tiered(by["pretrain-70b"], 30)
+    check(M == serve["end_hours"] and M - web["end_hours"] > 180 * 24 and near(g["storage_lifecycle"], life) and
+          near(g["cluster_hours"], by["eval-suite"]["end_hours"] - 31.25) and
+          near(g["utilisation"], g["accelerator_hours"] / (1024 * g["cluster_hours"])) and
+          near(g["cost_per_experiment"], (g["total"] - g["serving_total"]) / 32) and
+          g["total"] == g["stages_total"] + g["storage_lifecycle"], "story: the store, the cluster's hours, the total")
+    rc, out, _ = run("programme", example, "--format", "csv")
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO(out.decode()))}
+    check(rc == 0 and json.loads(rows["sft"]["also_after"]) == ["long-context"] and rows["dpo"]["also_after"] == "",
+          "story csv: also_after a JSON array in its cell")
+    rc, out, _ = run("programme", example)
+    check(rc == 0 and "serve-chat: 403,937,280,000 tokens" in out.decode() and "web-crawl: 2,000 CPU node-hours" in
+          out.decode(), "story table: the pipeline and the serving lines")
+
+    with open(example) as f:
+        base = json.load(f)
+
+    def bad(name, change, *needles):
+        doc = json.loads(json.dumps(base))
+        change(doc)
+        p = write(name, json.dumps(doc))
+        old = write("old-" + name, "old")
+        expect(["programme", p, "--force", "-o", old], 1, p, *needles)
+        with open(old) as f:
+            check(f.read() == "old", f"programme {name}: nothing written")
+
+    def at(i, key, value):  # a dict merges into the stage's object of that key; anything else is set
+        return lambda doc: doc["stages"][i][key].update(value) if isinstance(value, dict) and key in doc["stages"][i] \
+            else doc["stages"][i].__setitem__(key, value)
+
+    bad("s-no-pipe.json", lambda doc: doc["stages"][0].pop("pipeline"), "stages[0] (web-crawl)",
+        "a data_pipeline stage needs \"pipeline\"")
+    bad("s-pipe-sft.json", at(5, "pipeline", {}), "stages[5] (sft)", "pipeline: only a data_pipeline stage has one")
+    bad("s-no-serve.json", lambda doc: doc["stages"][8].pop("serving"), "stages[8] (serve-chat)",
+        "a serving stage needs \"serving\"")
+    bad("s-pipe-key.json", at(0, "pipeline", {"colour": 1}), "stages[0] (web-crawl)",
+        "pipeline: unknown key \"colour\"", "raw_bytes")
+    bad("s-pipe-type.json", at(0, "pipeline", {"nat_per_gb": "cheap"}), "stages[0] (web-crawl)",
+        "pipeline.nat_per_gb is a number")
+    bad("s-pipe-range.json", at(0, "pipeline", {"dedup_kept_share": 1.5}), "stages[0] (\"web-crawl\")",
+        "its pipeline request", "pipeline.dedup_kept_share = 1.5 is out of range")
+    bad("s-pipe-object.json", at(0, "pipeline", 3), "stages[0] (web-crawl)", "pipeline is an object")
+    bad("s-nodes.json", at(0, "cpu_nodes", 0), "stages[0].cpu_nodes = 0", "allowed a whole number 1 to")
+    bad("s-nodes-type.json", at(0, "cpu_nodes", "many"), "stages[0] (web-crawl)", "cpu_nodes is a number")
+    bad("s-nodes-sft.json", at(5, "cpu_nodes", 8), "stages[5].cpu_nodes = 8", "allowed 0 only")
+    bad("s-serve-kept.json", at(8, "versions_kept", 1), "stages[8].versions_kept = 1", "allowed 0 only")
+    bad("s-serve-key.json", at(8, "serving", {"colour": 1}), "stages[8] (serve-chat)",
+        "serving: unknown key \"colour\"", "time_per_output_token")
+    bad("s-serve-tpot.json", at(8, "serving", {"time_per_output_token": 1e-6}), "stages[8] (\"serve-chat\")",
+        "its serving request", "request.time_per_output_token")
+    bad("s-serve-type.json", at(8, "serving", {"prompt_tokens": "long"}), "serving.prompt_tokens is a number")
+    bad("s-serve-unit.json", at(8, "serving", {"rate_unit": "per_day"}), "serving.rate_unit is requests_per_second")
+    bad("s-serve-tp.json", at(8, "serving", {"tensor_parallel": 1.5}), "serving.tensor_parallel is a whole number")
+    bad("s-serve-hours.json", at(8, "serving", {"hours": -1}), "serving.hours = -1 is out of range")
+    bad("s-serve-nohours.json", lambda doc: doc["stages"][8]["serving"].pop("hours"), "a constant rate goes with")
+    bad("s-serve-series.json", at(8, "serving", {"rate": [1, 2, 3]}), "a rate series goes with interval_seconds")
+    bad("s-serve-rate.json", at(8, "serving", {"rate": "busy"}), "serving.rate is a number")
+    def series(rate, interval=60):  # the serving stage's constant rate made a series
+        def change(doc):
+            doc["stages"][8]["serving"].pop("hours")
+            doc["stages"][8]["serving"].update(rate=rate, interval_seconds=interval)
+        return change
+
+    bad("s-serve-point.json", series([1, "x"]), "serving.rate[1] is a number")
+    bad("s-serve-neg.json", series([1, -2]), "stages[8] (\"serve-chat\")", "request.rate")
+    bad("s-after-type.json", at(5, "after", ["long-context", 3]), "stages[5] (sft)", "an array of such names")
+    bad("s-after-empty.json", at(5, "after", []), "stages[5] (sft)", "not an empty array")
+    bad("s-after-later.json", at(5, "after", ["long-context", "dpo"]), "stages[5] (sft)",
+        "after \"dpo\" names no earlier stage")
+    bad("s-tier.json", at(0, "cold_after_days", 30), "stages[0].cold_after_days = 30", "above warm_after_days")
+    bad("s-tier-type.json", at(0, "warm_after_days", "soon"), "stages[0] (web-crawl)", "warm_after_days is a number")
+    bad("s-pipe-big.json", at(0, "pipeline", {"raw_bytes": 2 ** 60 + 1}), "stages[0] (web-crawl)",
+        "pipeline.raw_bytes = 1152921504606846977 does not fit a double exactly")
+    bad("s-rate-big.json", series([1, 2 ** 54 + 1]), "serving.rate[1] = 18014398509481985 does not fit")
+    bad("s-serve-shape.json", lambda doc: doc["stages"][8]["workload"].pop("layers"), "stages[8] (\"serve-chat\")",
+        "layers")
+    # A series instead of the constant rate: a day of hourly rates.
+    doc = json.loads(json.dumps(base))
+    series([5 + (h % 12) for h in range(24)], 3600)(doc)
+    rc, out, _ = run("programme", write("s-series.json", json.dumps(doc)), "--format", "json")
+    day = json.loads(out)["stages"][8] if rc == 0 else {}
+    check(rc == 0 and near(day["end_hours"] - day["start_hours"], 24) and
+          day["tokens"] == sum(5 + (h % 12) for h in range(24)) * 3600 * 1280, "story: a serving series of a day")
 
 
 def raw_bytes_checks(write):

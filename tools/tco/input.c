@@ -584,6 +584,14 @@ void programme_free(programme_file *pf)
 {
     for (size_t i = 0; pf->workloads && i < pf->n; i++)
         tco_workload_free(pf->workloads[i]);
+    for (size_t i = 0; pf->rates && i < pf->n; i++)
+        free(pf->rates[i]);
+    for (size_t i = 0; pf->also && i < pf->n; i++)
+        free(pf->also[i]);
+    free(pf->rates);
+    free(pf->also);
+    free(pf->pipelines);
+    free(pf->servings);
     free(pf->workloads);
     free(pf->stages);
     free(pf->names);
@@ -593,7 +601,180 @@ void programme_free(programme_file *pf)
 }
 
 /* The keys a stage holds, for messages. */
-static const char stage_keys[] = "kind, name, after, versions_kept, workload";
+static const char stage_keys[] =
+    "kind, name, after, versions_kept, workload, pipeline, cpu_nodes, serving, warm_after_days, cold_after_days";
+
+/* A data pipeline's request (tco_pipeline_request): its numbers by name. */
+static const struct { const char *key; size_t offset; } pipeline_keys[] = {
+#define K(m) { #m, offsetof(tco_pipeline_request, m) }
+    K(raw_bytes), K(preprocess_cpu_node_hours_per_tb), K(cpu_node_hour_price), K(dedup_kept_share),
+    K(compression_ratio), K(cache_hit_rate), K(prefetch_depth), K(request_price_per_1000), K(object_bytes),
+    K(internet_ingress_per_gb), K(nat_per_gb), K(storage_months),
+#undef K
+};
+/* A serving stage's request (tco_serve_request): its numbers by name,
+ * beside rate, hours, interval_seconds, rate_unit and tensor_parallel. */
+static const struct { const char *key; size_t offset; } serving_keys[] = {
+#define K(m) { #m, offsetof(tco_serve_request, m) }
+    K(prompt_tokens), K(output_tokens), K(time_per_output_token), K(time_to_first_token), K(flops_share),
+    K(bandwidth_share), K(memory_share), K(max_batch), K(memory_bandwidth_bytes_per_s),
+#undef K
+};
+static const char *const rate_units[] = { "requests_per_second", "output_tokens_per_second" }; /* by tco_serve_rate */
+
+/* "a, b, c": the keys of a table, for messages. */
+#define KEY_LIST(buf, table, first)                                                                                 \
+    do {                                                                                                           \
+        size_t used_ = (size_t)snprintf(buf, sizeof buf, "%s", first);                                             \
+        for (size_t k_ = 0; k_ < sizeof table / sizeof table[0] && used_ < sizeof buf; k_++)                       \
+            used_ += (size_t)snprintf(buf + used_, sizeof buf - used_, "%s%s", used_ ? ", " : "", table[k_].key);  \
+    } while (0)
+
+/* A number of a stage as a double, what naming it ("pipeline.nat_per_gb")
+ * and hint saying what it is: a whole number past 2^53 is refused, never
+ * rounded in silence, as a scenario's parameters are. */
+static int json_double(double *x, const json_t *v, const char *label, const char *what, const char *hint)
+{
+    if (!json_is_number(v)) {
+        say("%s: %s is a number%s, not %s", label, what, hint, json_kind(v));
+        return EXIT_REJECTED;
+    }
+    json_int_t i = json_is_integer(v) ? json_integer_value(v) : 0;
+    if (i > ((json_int_t)1 << 53) || i < -((json_int_t)1 << 53)) {
+        say("%s: %s = %lld does not fit a double exactly (it would be rounded): allowed whole numbers up to 2^53, "
+            "or write it as a real such as %.17g", label, what, (long long)i, (double)i);
+        return EXIT_REJECTED;
+    }
+    *x = json_number_value(v);
+    return 0;
+}
+
+/* The "pipeline" object of a stage into q; label names the stage. */
+static int pipeline_json(tco_pipeline_request *q, json_t *obj, const char *label)
+{
+    char keys[512], shown[256];
+    KEY_LIST(keys, pipeline_keys, "");
+    if (!json_is_object(obj)) {
+        say("%s: pipeline is an object (%s), not %s", label, keys, json_kind(obj));
+        return EXIT_REJECTED;
+    }
+    tco_pipeline_request_init(q);
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        size_t k = 0;
+        while (k < sizeof pipeline_keys / sizeof pipeline_keys[0] && strcmp(pipeline_keys[k].key, key) != 0)
+            k++;
+        if (k == sizeof pipeline_keys / sizeof pipeline_keys[0]) {
+            say("%s: pipeline: unknown key \"%s\": allowed %s", label, shown_text(shown, sizeof shown, key), keys);
+            return EXIT_REJECTED;
+        }
+        char what[128];
+        double x;
+        snprintf(what, sizeof what, "pipeline.%s", key);
+        if (json_double(&x, v, label, what, ""))
+            return EXIT_REJECTED;
+        memcpy((char *)q + pipeline_keys[k].offset, &x, sizeof x);
+    }
+    return 0;
+}
+
+/* The "serving" object of stage i into pf->servings[i]: "rate" a number
+ * with "hours" (a constant rate), or an array with "interval_seconds"
+ * (default 60); the rest as the request names them. */
+static int serving_json(programme_file *pf, size_t i, json_t *obj, const char *label)
+{
+    char keys[512], shown[256];
+    KEY_LIST(keys, serving_keys, "rate, hours, interval_seconds, rate_unit, tensor_parallel");
+    if (!json_is_object(obj)) {
+        say("%s: serving is an object (%s), not %s", label, keys, json_kind(obj));
+        return EXIT_REJECTED;
+    }
+    tco_serve_request *q = &pf->servings[i];
+    tco_serve_request_init(q);
+    json_t *rate = json_object_get(obj, "rate"), *hours = json_object_get(obj, "hours"),
+           *interval = json_object_get(obj, "interval_seconds");
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        size_t k = 0;
+        while (k < sizeof serving_keys / sizeof serving_keys[0] && strcmp(serving_keys[k].key, key) != 0)
+            k++;
+        if (k < sizeof serving_keys / sizeof serving_keys[0] || !strcmp(key, "hours") ||
+            !strcmp(key, "interval_seconds")) {
+            char what[128];
+            double x;
+            snprintf(what, sizeof what, "serving.%s", key);
+            if (json_double(&x, v, label, what, ""))
+                return EXIT_REJECTED;
+            if (k < sizeof serving_keys / sizeof serving_keys[0])
+                memcpy((char *)q + serving_keys[k].offset, &x, sizeof x);
+        } else if (!strcmp(key, "rate_unit")) {
+            int u = -1;
+            for (int r = 0; r < 2 && json_is_string(v); r++)
+                if (!strcmp(json_string_value(v), rate_units[r]))
+                    u = r;
+            if (u < 0) {
+                say("%s: serving.rate_unit is %s or %s, not %s", label, rate_units[0], rate_units[1],
+                    json_is_string(v) ? shown_text(shown, sizeof shown, json_string_value(v)) : json_kind(v));
+                return EXIT_REJECTED;
+            }
+            q->rate_unit = u;
+        } else if (!strcmp(key, "tensor_parallel")) {
+            /* The library words the range; past int32 it is refused here, never wrapped. */
+            if (!json_is_integer(v) || json_integer_value(v) > INT32_MAX || json_integer_value(v) < INT32_MIN) {
+                say("%s: serving.tensor_parallel is a whole number (accelerators a replica; 0: the least that "
+                    "holds the model), not %s", label, json_is_integer(v) ? "one past 32 bits" : json_kind(v));
+                return EXIT_REJECTED;
+            }
+            q->tensor_parallel = (int32_t)json_integer_value(v);
+        } else if (strcmp(key, "rate")) {
+            say("%s: serving: unknown key \"%s\": allowed %s", label, shown_text(shown, sizeof shown, key), keys);
+            return EXIT_REJECTED;
+        }
+    }
+    if (json_is_number(rate)) {
+        if (!hours || interval) {
+            say("%s: serving: a constant rate goes with \"hours\" (how long it is served)%s", label,
+                interval ? ", not interval_seconds (which spaces the points of a series)" : "");
+            return EXIT_REJECTED;
+        }
+        double h = json_number_value(hours); /* a number, as checked above */
+        if (!(h >= 1e-6 && h <= 1e6)) { /* the library's interval, 0.0036 to 3.6e9 s, in hours */
+            say("%s: serving.hours = %g is out of range: allowed 1e-06 to 1e+06 hours", label, h);
+            return EXIT_REJECTED;
+        }
+        q->n = 1;
+        q->interval_seconds = h * 3600;
+    } else if (json_is_array(rate) && json_array_size(rate) > 0) {
+        if (hours) {
+            say("%s: serving: a rate series goes with interval_seconds (default 60), not \"hours\"", label);
+            return EXIT_REJECTED;
+        }
+        q->n = json_array_size(rate);
+        if (interval)
+            q->interval_seconds = json_number_value(interval);
+    } else {
+        say("%s: serving.rate is a number (with \"hours\") or an array of numbers, one an interval, not %s", label,
+            rate ? json_kind(rate) : "missing");
+        return EXIT_REJECTED;
+    }
+    double *x = malloc(q->n * sizeof *x);
+    if (!x) {
+        say("%s: out of memory for a serving rate of %zu points", label, q->n);
+        return EXIT_IO;
+    }
+    pf->rates[i] = x;
+    for (size_t k = 0; k < q->n; k++) {
+        json_t *r = json_is_array(rate) ? json_array_get(rate, k) : rate;
+        char what[64];
+        snprintf(what, sizeof what, "serving.rate[%zu]", k);
+        if (json_double(&x[k], r, label, what, ""))
+            return EXIT_REJECTED;
+    }
+    q->rate = x;
+    return 0;
+}
 
 /* "pretraining, context_extension, ...": the library's names. */
 static const char *stage_kinds(char *buf, size_t cap)
@@ -672,36 +853,57 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
     json_t *v;
     json_object_foreach(obj, key, v) {
         if (strcmp(key, "kind") && strcmp(key, "name") && strcmp(key, "after") && strcmp(key, "versions_kept") &&
-            strcmp(key, "workload")) {
+            strcmp(key, "workload") && strcmp(key, "pipeline") && strcmp(key, "cpu_nodes") && strcmp(key, "serving") &&
+            strcmp(key, "warm_after_days") && strcmp(key, "cold_after_days")) {
             say("%s: unknown key \"%s\": allowed %s", label, shown_text(shown, sizeof shown, key), stage_keys);
             return EXIT_REJECTED;
         }
     }
     json_t *after = json_object_get(obj, "after");
     if (after) {
-        if (!json_is_string(after)) {
-            say("%s: after is the name of an earlier stage, a text, not %s (without it the stage starts at the "
-                "programme's start)", label, json_kind(after));
-            return EXIT_REJECTED;
+        /* One earlier stage's name, or an array of them: the stage starts
+         * when the last ends (the first is tco_stage.after, the rest
+         * also_after). */
+        size_t m = json_is_array(after) ? json_array_size(after) : 1;
+        if (json_is_array(after) && m > 0 && !(pf->also[i] = malloc(m * sizeof *pf->also[i]))) {
+            say("%s: out of memory for %zu stages to start after", label, m);
+            return EXIT_IO;
         }
-        const char *target = json_string_value(after);
-        for (size_t j = 0; j < i && st->after == TCO_STAGE_START; j++)
-            if (strcmp(pf->names[j], target) == 0)
-                st->after = (int32_t)j;
-        if (st->after == TCO_STAGE_START) {
-            /* Say whether it names a later stage or none at all. */
-            int later = 0;
-            for (size_t j = i; j < json_array_size(all) && !later; j++) {
-                json_t *n = json_object_get(json_array_get(all, j), "name");
-                json_t *k = json_object_get(json_array_get(all, j), "kind");
-                const char *other = json_is_string(n) ? json_string_value(n) : json_is_string(k) ? json_string_value(k) : NULL;
-                later = other && strcmp(other, target) == 0;
+        for (size_t a = 0; a < m || m == 0; a++) {
+            json_t *one = json_is_array(after) ? json_array_get(after, a) : after;
+            if (!json_is_string(one)) {
+                say("%s: after is the name of an earlier stage, a text, or an array of such names, not %s (without "
+                    "it the stage starts at the programme's start)", label, one ? json_kind(one) : "an empty array");
+                return EXIT_REJECTED;
             }
-            say("%s: after \"%s\" names no earlier stage: %s (%s)", label, shown_text(shown, sizeof shown, target),
-                later ? "it is this stage or a later one; a stage starts after one listed before it"
-                      : "no stage has that name",
-                earlier_names(list, sizeof list, pf, i));
-            return EXIT_REJECTED;
+            const char *target = json_string_value(one);
+            int32_t found = TCO_STAGE_START;
+            for (size_t j = 0; j < i && found == TCO_STAGE_START; j++)
+                if (strcmp(pf->names[j], target) == 0)
+                    found = (int32_t)j;
+            if (found == TCO_STAGE_START) {
+                /* Say whether it names a later stage or none at all. */
+                int later = 0;
+                for (size_t j = i; j < json_array_size(all) && !later; j++) {
+                    json_t *n = json_object_get(json_array_get(all, j), "name");
+                    json_t *k = json_object_get(json_array_get(all, j), "kind");
+                    const char *other = json_is_string(n) ? json_string_value(n) : json_is_string(k) ? json_string_value(k) : NULL;
+                    later = other && strcmp(other, target) == 0;
+                }
+                say("%s: after \"%s\" names no earlier stage: %s (%s)", label, shown_text(shown, sizeof shown, target),
+                    later ? "it is this stage or a later one; a stage starts after one listed before it"
+                          : "no stage has that name",
+                    earlier_names(list, sizeof list, pf, i));
+                return EXIT_REJECTED;
+            }
+            if (a == 0)
+                st->after = found;
+            else
+                pf->also[i][a - 1] = found;
+        }
+        if (m > 1) {
+            st->also_after = pf->also[i];
+            st->n_also_after = m - 1;
         }
     }
     json_t *kept = json_object_get(obj, "versions_kept");
@@ -721,6 +923,48 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
         }
         st->versions_kept = (int32_t)k;
     }
+    /* A data pipeline's and a serving stage's request: given on that kind
+     * only (the library says so too, in its words). */
+    static const struct { int32_t kind; const char *key; } requests[] = {
+        { TCO_STAGE_DATA_PIPELINE, "pipeline" }, { TCO_STAGE_SERVING, "serving" }
+    };
+    for (size_t r = 0; r < 2; r++) {
+        json_t *q = json_object_get(obj, requests[r].key);
+        if ((q != NULL) != (st->kind == requests[r].kind)) {
+            if (q)
+                say("%s: %s: only a %s stage has one, not a %s stage", label, requests[r].key,
+                    tco_stage_kind_name(requests[r].kind), tco_stage_kind_name(st->kind));
+            else
+                say("%s: a %s stage needs \"%s\", an object of its request (doc/format.md, \"Programmes\")", label,
+                    tco_stage_kind_name(st->kind), requests[r].key);
+            return EXIT_REJECTED;
+        }
+    }
+    int rc;
+    json_t *pipe = json_object_get(obj, "pipeline"), *serve = json_object_get(obj, "serving");
+    if (pipe) {
+        if ((rc = pipeline_json(&pf->pipelines[i], pipe, label)))
+            return rc;
+        st->pipeline = &pf->pipelines[i];
+    }
+    /* Numbers the library checks and words the range of. */
+    const struct { const char *key, *what; double *to; } numbers[] = {
+        { "cpu_nodes", "the CPU nodes a data pipeline preprocesses on", &st->cpu_nodes },
+        { "warm_after_days", "days after the stage's end what it stores moves to the warm tier", &st->warm_after_days },
+        { "cold_after_days", "days after the stage's end what it stores moves to the cold tier", &st->cold_after_days },
+    };
+    for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++) {
+        json_t *x = json_object_get(obj, numbers[k].key);
+        char hint[128];
+        snprintf(hint, sizeof hint, " (%s)", numbers[k].what);
+        if (x && json_double(numbers[k].to, x, label, numbers[k].key, hint))
+            return EXIT_REJECTED;
+    }
+    if (serve) {
+        if ((rc = serving_json(pf, i, serve, label)))
+            return rc;
+        st->serving = &pf->servings[i];
+    }
     tco_error err = TCO_ERROR_INIT;
     if (tco_workload_clone(&pf->workloads[i], pf->s.w, &err) != TCO_OK) {
         say("%s: %s", label, err.message);
@@ -729,8 +973,7 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
     json_t *work = json_object_get(obj, "workload");
     if (work) {
         scenario only = { NULL, pf->workloads[i], NULL };
-        int rc = json_section(&only, TCO_HANDLE_WORKLOAD, work, label, "");
-        if (rc)
+        if ((rc = json_section(&only, TCO_HANDLE_WORKLOAD, work, label, "")))
             return rc;
     }
     if (tco_workload_freeze(pf->workloads[i], &err) != TCO_OK) {
@@ -786,7 +1029,11 @@ int programme_load(programme_file *pf, const char *path, const cmd_args *a)
     pf->stages = calloc(pf->n, sizeof *pf->stages);
     pf->workloads = calloc(pf->n, sizeof *pf->workloads);
     pf->names = calloc(pf->n, sizeof *pf->names);
-    if (!pf->stages || !pf->workloads || !pf->names) {
+    pf->pipelines = calloc(pf->n, sizeof *pf->pipelines);
+    pf->servings = calloc(pf->n, sizeof *pf->servings);
+    pf->rates = calloc(pf->n, sizeof *pf->rates);
+    pf->also = calloc(pf->n, sizeof *pf->also);
+    if (!pf->stages || !pf->workloads || !pf->names || !pf->pipelines || !pf->servings || !pf->rates || !pf->also) {
         say("%s: out of memory for %zu stages", path, pf->n);
         rc = EXIT_IO;
         goto fail;

@@ -1,7 +1,8 @@
 /* tco programme: a programme of stages on one cluster (tco_programme_compute,
  * doc/model.md section 21): each stage on the time line with what it holds
- * and pays, then the programme's total, the store of the versions kept,
- * the makespan and the cluster's use; as a table, JSON or CSV. input.c
+ * and pays (the data pipeline and serving among them), then the
+ * programme's total, the store of the versions kept, the makespan and the
+ * cluster's use; as a table, JSON or CSV. input.c
  * reads the file (doc/format.md, "Programmes"). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,17 +14,30 @@
 #define STAGE_FIGURES(X)                                                                                           \
     X(estimate_total) X(cluster_share) X(total) X(share) X(start_hours) X(end_hours) X(accelerators) X(runs)       \
     X(concurrent_runs) X(waves) X(cost_per_run) X(effective_accelerator_hours)                                     \
-    X(cost_per_effective_accelerator_hour) X(cost_per_million_tokens) X(store_gb)
+    X(cost_per_effective_accelerator_hour) X(cost_per_million_tokens) X(store_gb) X(tokens) X(cpu_node_hours)      \
+    X(fleet_peak_accelerators) X(fleet_accelerator_hours)
 
 #define PROGRAMME_FIGURES(X)                                                                                       \
     X(total) X(stages_total) X(storage_lifecycle) X(makespan_hours) X(makespan_months) X(cluster_accelerators)     \
     X(peak_accelerators) X(accelerator_hours) X(utilisation) X(runs) X(cost_per_experiment) X(store_gb)            \
-    X(store_growth_gb_per_month)
+    X(store_growth_gb_per_month) X(cluster_hours) X(pipeline_total) X(serving_total) X(served_tokens)             \
+    X(cost_per_million_tokens_served)
 
 /* The name of the stage a stage starts after, or NULL: the start. */
 static const char *after_name(const programme_file *pf, const tco_stage_result *r)
 {
     return r->after == TCO_STAGE_START ? NULL : pf->names[r->after];
+}
+
+/* ["a", "b"]: the further stages stage i waits for, by name, as JSON. */
+static void also_after_json(FILE *f, const programme_file *pf, size_t i)
+{
+    fputc('[', f);
+    for (size_t k = 0; k < pf->stages[i].n_also_after; k++) {
+        fputs(k ? ", " : "", f);
+        json_str(f, pf->names[pf->stages[i].also_after[k]]);
+    }
+    fputc(']', f);
 }
 
 static void programme_table(FILE *f, const char *path, const char *currency, const programme_file *pf,
@@ -41,17 +55,26 @@ static void programme_table(FILE *f, const char *path, const char *currency, con
                 money(b[0], sizeof b[0], r[i].total), 100 * r[i].share);
     fprintf(f, "  %-24s %-22s %10s %10s %12s %7s %6s %16s\n", "stages", "", "", "", "", "", "",
             money(b[0], sizeof b[0], g->stages_total));
-    fprintf(f, "  %-24s %-22s %10s %10s %12s %7s %6s %16s\n", "versions kept", "storage lifecycle", "", "", "", "",
+    fprintf(f, "  %-24s %-22s %10s %10s %12s %7s %6s %16s\n", "store", "storage lifecycle", "", "", "", "",
             "", money(b[0], sizeof b[0], g->storage_lifecycle));
     fprintf(f, "  %-24s %-22s %10s %10s %12s %7s %6s %16s %s\n\n", "total", "", "", "", "", "", "",
             money(b[0], sizeof b[0], g->total), currency);
-    fprintf(f, "makespan %s hours (%.2f months); peak %s of %s accelerators; utilisation %.1f%%\n",
-            money(b[0], sizeof b[0], g->makespan_hours), g->makespan_months,
+    fprintf(f, "makespan %s hours (%.2f months), the cluster held %s of them; peak %s of %s accelerators; "
+            "utilisation %.1f%%\n",
+            money(b[0], sizeof b[0], g->makespan_hours), g->makespan_months, money(b[3], sizeof b[3], g->cluster_hours),
             money(b[1], sizeof b[1], g->peak_accelerators), money(b[2], sizeof b[2], g->cluster_accelerators),
             100 * g->utilisation);
-    fprintf(f, "cost per experiment %s %s over %s runs\n", money(b[0], sizeof b[0], g->cost_per_experiment),
-            currency, money(b[1], sizeof b[1], g->runs));
-    fprintf(f, "store %s GB of versions kept at the end, growing %s GB per month\n\n",
+    fprintf(f, "cost per experiment %s %s over %s runs%s\n", money(b[0], sizeof b[0], g->cost_per_experiment),
+            currency, money(b[1], sizeof b[1], g->runs), g->serving_total > 0 ? " (serving apart)" : "");
+    for (size_t i = 0; i < pf->n; i++)
+        if (r[i].kind == TCO_STAGE_DATA_PIPELINE)
+            fprintf(f, "%s: %s CPU node-hours, %s GB prepared into the store\n", shown_text(name, 25, pf->names[i]),
+                    money(b[0], sizeof b[0], r[i].cpu_node_hours), money(b[1], sizeof b[1], r[i].store_gb));
+        else if (r[i].kind == TCO_STAGE_SERVING)
+            fprintf(f, "%s: %s tokens at %.4g %s per million, a fleet of up to %s accelerators rented apart\n",
+                    shown_text(name, 25, pf->names[i]), money(b[0], sizeof b[0], r[i].tokens),
+                    r[i].cost_per_million_tokens, currency, money(b[1], sizeof b[1], r[i].fleet_peak_accelerators));
+    fprintf(f, "store %s GB at the end (versions kept, prepared data), growing %s GB per month\n\n",
             money(b[0], sizeof b[0], g->store_gb), money(b[1], sizeof b[1], g->store_growth_gb_per_month));
     fprintf(f, "  %-10s %16s %6s\n", "category", "programme", "share");
     for (int k = 0; k < (int)tco_category_count(); k++)
@@ -98,6 +121,8 @@ static void programme_json(FILE *f, const char *path, const char *currency, cons
             json_str(f, after_name(pf, x));
         else
             fputs("null", f);
+        fputs(", \"also_after\": ", f);
+        also_after_json(f, pf, i);
         fprintf(f, ", \"versions_kept\": %d", (int)pf->stages[i].versions_kept);
 #define FIELD(y) json_num_field(f, #y, x->y);
         STAGE_FIGURES(FIELD)
@@ -108,9 +133,32 @@ static void programme_json(FILE *f, const char *path, const char *currency, cons
     fputs("\n  ]\n}\n", f);
 }
 
+/* The same JSON array as one quoted CSV cell (its quotes doubled): names
+ * may hold any character, so no separator would do. */
+static void also_after_csv(FILE *f, const programme_file *pf, size_t i)
+{
+    fputs("\"[", f);
+    for (size_t k = 0; k < pf->stages[i].n_also_after; k++) {
+        fputs(k ? ", \"\"" : "\"\"", f);
+        for (const char *c = pf->names[pf->stages[i].also_after[k]]; *c; c++) {
+            unsigned char u = (unsigned char)*c;
+            if (u == '"')
+                fputs("\\\"\"", f); /* \" in JSON, its quote doubled */
+            else if (u == '\\')
+                fputs("\\\\", f);
+            else if (u < 0x20)
+                fprintf(f, "\\u%04x", u);
+            else
+                fputc(u, f);
+        }
+        fputs("\"\"", f);
+    }
+    fputs("]\"", f);
+}
+
 static void programme_csv(FILE *f, const char *currency, const programme_file *pf, const tco_stage_result *r)
 {
-    fputs("name,kind,after,versions_kept", f);
+    fputs("name,kind,after,also_after,versions_kept", f);
 #define FIELD(x) fputs("," #x, f);
     STAGE_FIGURES(FIELD)
 #undef FIELD
@@ -125,6 +173,9 @@ static void programme_csv(FILE *f, const char *currency, const programme_file *p
         csv_str(f, tco_stage_kind_name(x->kind));
         fputc(',', f);
         csv_str(f, after_name(pf, x) ? after_name(pf, x) : "");
+        fputc(',', f);
+        if (pf->stages[i].n_also_after)
+            also_after_csv(f, pf, i);
         fprintf(f, ",%d", (int)pf->stages[i].versions_kept);
 #define FIELD(y) fprintf(f, ",%s", num(b, sizeof b, x->y));
         STAGE_FIGURES(FIELD)

@@ -140,6 +140,10 @@ typedef struct programme_file {
     tco_stage *stages;        /* n, for tco_programme_compute */
     tco_workload **workloads; /* stages[i].workload */
     const char **names;       /* stages[i].name: the stage's, else its kind's */
+    tco_pipeline_request *pipelines; /* n: stages[i].pipeline, for a data pipeline stage */
+    tco_serve_request *servings;     /* n: stages[i].serving, for a serving stage */
+    double **rates;                  /* n: a serving stage's rate series, else NULL */
+    int32_t **also;                  /* n: stages[i].also_after, else NULL */
     void *json;               /* the parsed file, which the names point into */
 } programme_file;
 /* Reads the programme in path ("-": standard input). Every message names

@@ -51,6 +51,15 @@ def data_pipeline(topology, workload, pricing, **request):
     nat_per_gb, storage_months). A value out of range raises the library's
     error naming the field ("pipeline.dedup_kept_share")."""
     check_handles(topology, workload, pricing, "data_pipeline: ")
+    q = _request(request)
+    out, err = sized("tco_pipeline"), new_error()
+    check(lib.tco_data_pipeline_compute(out, q, topology._ptr, workload._ptr, pricing._ptr, err), err)
+    return Pipeline(out, pricing.currency)
+
+
+def _request(request):
+    """The tco_pipeline_request of INPUTS given by name (tco.programme's
+    data pipeline stages use it too)."""
     unknown = set(request) - set(INPUTS)
     if unknown:
         raise TypeError(f"unknown pipeline input {sorted(unknown)[0]!r}: allowed {', '.join(INPUTS)}")
@@ -58,6 +67,4 @@ def data_pipeline(topology, workload, pricing, **request):
     lib.tco_pipeline_request_init(q)
     for k, v in request.items():
         setattr(q, k, number(v, k))
-    out, err = sized("tco_pipeline"), new_error()
-    check(lib.tco_data_pipeline_compute(out, q, topology._ptr, workload._ptr, pricing._ptr, err), err)
-    return Pipeline(out, pricing.currency)
+    return q

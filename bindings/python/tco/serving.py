@@ -89,6 +89,25 @@ def serve(topology, workload, pricing, *, requests_per_second=None, tokens_per_s
     input raises the library's error, naming the field
     ("request.time_per_output_token")."""
     check_handles(topology, workload, pricing)
+    req, arr, rate_name, _buf = _request(requests_per_second, tokens_per_second, interval_seconds, tensor_parallel,
+                                         tensor_parallel_allreduce, request)
+    out, split, err = sized("tco_serving"), sized("tco_split"), new_error()
+    needed = np.empty(len(arr))
+    check(lib.tco_serving_compute(out, split, ffi.from_buffer("double[]", needed), len(needed), req, topology._ptr,
+                                  workload._ptr, pricing._ptr, err), err)
+    hours = req.interval_seconds / 3600
+    result = Serving(out)
+    whole = Split(split)
+    whole.__dict__.update(_demand=needed, _interval=hours)
+    result.__dict__.update(needed=needed, split=whole, _rate=arr, _rate_name=rate_name, _interval_hours=hours)
+    return result
+
+
+def _request(requests_per_second, tokens_per_second, interval_seconds, tensor_parallel, tensor_parallel_allreduce,
+             request):
+    """The tco_serve_request of serve()'s arguments (tco.programme's serving
+    stages use it too): the request, the rate array, its name, and the
+    buffer the request points into (keep it alive while the request is)."""
     if (requests_per_second is None) == (tokens_per_second is None):
         raise TypeError("serve() takes one of requests_per_second or tokens_per_second")
     unknown = set(request) - set(_REAL)
@@ -120,13 +139,4 @@ def serve(topology, workload, pricing, *, requests_per_second=None, tokens_per_s
         raise ParameterTypeError(f"tensor_parallel_allreduce: expected True or False, not "
                                  f"{tensor_parallel_allreduce!r}", param="tensor_parallel_allreduce")
     req.tensor_parallel_allreduce = int(tensor_parallel_allreduce)
-    out, split, err = sized("tco_serving"), sized("tco_split"), new_error()
-    needed = np.empty(len(arr))
-    check(lib.tco_serving_compute(out, split, ffi.from_buffer("double[]", needed), len(needed), req, topology._ptr,
-                                  workload._ptr, pricing._ptr, err), err)
-    hours = req.interval_seconds / 3600
-    result = Serving(out)
-    whole = Split(split)
-    whole.__dict__.update(_demand=needed, _interval=hours)
-    result.__dict__.update(needed=needed, split=whole, _rate=arr, _rate_name=rate_name, _interval_hours=hours)
-    return result
+    return req, arr, rate_name, buf
