@@ -818,6 +818,20 @@ static void test_stride(void **state)
     assert_int_equal(tco_attribute(&b, r, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
     r[0].size = 2048;
     assert_int_equal(tco_attribute(&b, r, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    /* past INPUT_MAX_SIZE (1,024) even with a zero tail: refused by its size
+     * alone, a multiple of 8 */
+    enum { HUGE = 2048 };
+    unsigned char *wide = calloc(2, HUGE);
+    for (int i = 0; i < 2; i++) {
+        tco_record one = r[i];
+        one.size = HUGE;
+        memcpy(wide + i * HUGE, &one, sizeof one);
+    }
+    assert_int_equal(tco_attribute(&b, (const tco_record *)wide, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err),
+                     TCO_E_SIZE);
+    assert_string_equal(err.param_name, "records[0].size");
+    assert_true(b == (tco_attribution *)&err);
+    free(wide);
     tco_tags_free(tags);
     scen_free(&s);
 }

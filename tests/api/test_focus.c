@@ -17,9 +17,12 @@
 #define T0 1793491200.0 /* 2026-11-01T00:00:00Z */
 #define H 3600.0
 
-static void scen_make(scen *s)
+/* hot: the hot tier's price per GB-month; < 0 leaves the default. */
+static void scen_make_priced(scen *s, double hot)
 {
     scen_defaults(s);
+    if (hot >= 0)
+        SP(s, TCO_P_STORAGE_HOT_PER_GB_MONTH, hot);
     ST(s, TCO_P_ACCELERATORS, 8);
     ST(s, TCO_P_ACCELERATORS_PER_NODE, 8);
     ST(s, TCO_P_OWNED_SHARE, 0);
@@ -49,10 +52,12 @@ static uint32_t id_of(tco_tags *tags, const char *text)
     return id;
 }
 
-static void make(fixture *f)
+/* hot, hot_gbh: the hot tier's price per GB-month (< 0: the default) and
+ * the GB-hours team a's record stores. */
+static void make_stored(fixture *f, double hot, double hot_gbh)
 {
     memset(f, 0, sizeof *f);
-    scen_make(&f->sc);
+    scen_make_priced(&f->sc, hot);
     assert_int_equal(tco_tags_new(&f->tags, NULL), TCO_OK);
     uint32_t team = id_of(f->tags, "team");
     f->pair[0] = f->pair[2] = team;
@@ -68,6 +73,7 @@ static void make(fixture *f)
     }
     f->r[0].start = T0, f->r[0].end = T0 + 10 * H, f->r[0].accelerators = 4, f->r[0].price_class = TCO_CLASS_RESERVED;
     f->r[1].start = T0, f->r[1].end = T0 + 5 * H, f->r[1].accelerators = 2, f->r[1].price_class = TCO_CLASS_ON_DEMAND;
+    f->r[0].storage_gb_hours[TCO_TIER_HOT] = hot_gbh;
     tco_attribution_request q;
     memset(&q, 0, sizeof q);
     q.size = sizeof q;
@@ -79,6 +85,11 @@ static void make(fixture *f)
     tco_error err = TCO_ERROR_INIT;
     if (tco_attribute(&f->a, f->r, 2, f->pair, 2, f->tags, &q, f->sc.t, f->sc.w, f->sc.p, &err))
         fail_msg("%s", err.message);
+}
+
+static void make(fixture *f)
+{
+    make_stored(f, -1, 0);
 }
 
 static void unmake(fixture *f)
@@ -252,6 +263,66 @@ static void test_request(void **state)
     unmake(&f);
 }
 
+/* Storage is a row of its own, of the group that stored and of no other:
+ * team a's 7,300 GB-hours at 0.1 EUR per GB-month of 730 hours (8,760 / 12)
+ * are 1.00 EUR; team b stored nothing and has no storage row. */
+static void test_storage_row(void **state)
+{
+    (void)state;
+    fixture f;
+    make_stored(&f, 0.1, 7300);
+    char *text = export(&f, NULL), *p = text;
+    csv_row head, r;
+    assert_true(next_row(&p, &head));
+    int rows = 0;
+    while (next_row(&p, &r)) {
+        if (strcmp(col(&head, &r, "x_Charge"), "storage") != 0)
+            continue;
+        rows++;
+        assert_string_equal(col(&head, &r, "SubAccountId"), "a");
+        assert_string_equal(col(&head, &r, "BilledCost"), "1.00");
+        assert_string_equal(col(&head, &r, "PricingQuantity"), "7300.0");
+        assert_string_equal(col(&head, &r, "PricingUnit"), "GB-Hours");
+        assert_string_equal(col(&head, &r, "ResourceId"), "libtco/storage");
+    }
+    assert_int_equal(rows, 1);
+    free(text);
+    unmake(&f);
+}
+
+/* A billing account id of the longest allowed, TCO_TAG_MAX bytes, is
+ * written whole in the ids made from it (the commitment's, the invoice's). */
+static void test_long_account(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f);
+    char id[TCO_TAG_MAX + 1], want[TCO_TAG_MAX + 16];
+    memset(id, 'x', TCO_TAG_MAX);
+    id[TCO_TAG_MAX] = '\0';
+    tco_focus_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.billing_account_id = id;
+    char *text = export(&f, &q), *p = text;
+    csv_row head, r;
+    assert_true(next_row(&p, &head));
+    int unused = 0;
+    while (next_row(&p, &r)) {
+        snprintf(want, sizeof want, "%s-2026-11", id);
+        assert_string_equal(col(&head, &r, "InvoiceId"), want);
+        if (strcmp(col(&head, &r, "CommitmentDiscountStatus"), "Unused") != 0)
+            continue;
+        unused++;
+        snprintf(want, sizeof want, "%s/reserved", id);
+        assert_string_equal(col(&head, &r, "CommitmentDiscountId"), want);
+        assert_string_equal(col(&head, &r, "ResourceId"), want);
+    }
+    assert_int_equal(unused, 2);
+    free(text);
+    unmake(&f);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -300,6 +371,8 @@ int main(void)
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_request),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_storage_row),
+        cmocka_unit_test(test_long_account),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

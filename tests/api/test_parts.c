@@ -480,6 +480,30 @@ static void test_refused(void **state)
     assert_int_equal(tco_attribution_part_save(NULL, 0, &len1, a, NULL), TCO_OK);
     assert_true(len1 == len0);
     assert_int_equal(tco_attribution_part_merge(NULL, a, &err), TCO_E_NULL);
+    /* each pointer a part needs, missing alone, is named */
+    {
+        tco_attribution_request q = request_of(tco_records_tags(rs), 0, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE);
+        size_t np;
+        const uint32_t *pp = tco_records_tag_pairs(rs, &np);
+        const tco_record *rd = tco_records_data(rs);
+        size_t nr = tco_records_count(rs);
+        tco_attribution_part *none = NULL;
+        assert_int_equal(tco_attribute_part(NULL, rd, nr, pp, np, tco_records_tags(rs), &q, s.t, s.w, s.p, &err),
+                         TCO_E_NULL);
+        assert_non_null(strstr(err.message, "out must not"));
+        assert_int_equal(tco_attribute_part(&none, rd, nr, pp, np, NULL, &q, s.t, s.w, s.p, &err), TCO_E_NULL);
+        assert_non_null(strstr(err.message, "tags must not"));
+        assert_int_equal(tco_attribute_part(&none, rd, nr, pp, np, tco_records_tags(rs), NULL, s.t, s.w, s.p, &err),
+                         TCO_E_NULL);
+        assert_non_null(strstr(err.message, "request must not"));
+        assert_null(none);
+        uint8_t one = 0;
+        assert_int_equal(tco_attribution_part_load(NULL, &one, 1, &err), TCO_E_NULL);
+        assert_non_null(strstr(err.message, "out must not"));
+        assert_int_equal(tco_attribution_part_load(&none, NULL, 1, &err), TCO_E_NULL);
+        assert_non_null(strstr(err.message, "buf must not"));
+        assert_null(none);
+    }
 
     /* bytes: short of a byte, a byte changed, a byte more */
     uint8_t *buf = malloc(len0 + 1);
