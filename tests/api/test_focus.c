@@ -264,13 +264,13 @@ static void test_request(void **state)
 }
 
 /* Storage is a row of its own, of the group that stored and of no other:
- * team a's 7,300 GB-hours at 0.1 EUR per GB-month of 730 hours (8,760 / 12)
- * are 1.00 EUR; team b stored nothing and has no storage row. */
+ * team a's 7,305 GB-hours at 0.1 EUR per GB-month of 730.5 hours
+ * (8,766 / 12) are 1.00 EUR; team b stored nothing and has no storage row. */
 static void test_storage_row(void **state)
 {
     (void)state;
     fixture f;
-    make_stored(&f, 0.1, 7300);
+    make_stored(&f, 0.1, 7305);
     char *text = export(&f, NULL), *p = text;
     csv_row head, r;
     assert_true(next_row(&p, &head));
@@ -281,7 +281,7 @@ static void test_storage_row(void **state)
         rows++;
         assert_string_equal(col(&head, &r, "SubAccountId"), "a");
         assert_string_equal(col(&head, &r, "BilledCost"), "1.00");
-        assert_string_equal(col(&head, &r, "PricingQuantity"), "7300.0");
+        assert_string_equal(col(&head, &r, "PricingQuantity"), "7305.0");
         assert_string_equal(col(&head, &r, "PricingUnit"), "GB-Hours");
         assert_string_equal(col(&head, &r, "ResourceId"), "libtco/storage");
     }

@@ -503,6 +503,20 @@ static void test_refused(void **state)
         assert_int_equal(tco_attribution_part_load(&none, NULL, 1, &err), TCO_E_NULL);
         assert_non_null(strstr(err.message, "buf must not"));
         assert_null(none);
+        tco_attribution *settle = NULL;
+        assert_int_equal(tco_attribute_parts(NULL, a, s.t, s.w, s.p, &err), TCO_E_NULL);
+        assert_non_null(strstr(err.message, "out must not"));
+        assert_int_equal(tco_attribute_parts(&settle, NULL, s.t, s.w, s.p, &err), TCO_E_NULL);
+        assert_non_null(strstr(err.message, "part must not"));
+        assert_int_equal(tco_attribute_parts(&settle, a, NULL, s.w, s.p, &err), TCO_E_NULL);
+        assert_null(settle);
+        /* a part of another period, every other input the same */
+        q.period_end += 3600;
+        assert_int_equal(tco_attribute_part(&none, rd, nr, pp, np, tco_records_tags(rs), &q, s.t, s.w, s.p, &err),
+                         TCO_OK);
+        assert_int_equal(tco_attribution_part_merge(a, none, &err), TCO_E_INCONSISTENT);
+        assert_non_null(strstr(err.message, "is of the period"));
+        tco_attribution_part_free(none);
     }
 
     /* bytes: short of a byte, a byte changed, a byte more */
