@@ -846,7 +846,8 @@ static void test_amount_limits(void **state)
     (void)state;
     cfg c = cfg_default();
     c.warm = c.cold = 0; /* warm and cold storage free: their GB-hours still count */
-    c.internet = 4; /* 4 per GB: 2^61 GB cost 2^63 */
+    c.in_region = c.cross = 0; /* so is traffic within a region and across */
+    c.internet = 4;            /* 4 per GB: 2^61 GB cost 2^63 */
     scen s;
     scen_of(&s, &c);
     tco_tags *tags;
@@ -866,6 +867,13 @@ static void test_amount_limits(void **state)
         assert_string_equal(err.param_name, "records[0].storage_gb_hours");
         assert_non_null(strstr(err.message, "add up to 4.61169e+18"));
     }
+    for (int tier = 0; tier <= 1; tier++) {
+        r = rec(10, 110, 30, 0.5, 0, 0, 1);
+        r.traffic_gb[tier] = 4611686018427387904.0;
+        assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+        assert_string_equal(err.param_name, "records[0].traffic_gb");
+        assert_non_null(strstr(err.message, "add up to 4.61169e+18"));
+    }
     /* 2^61 GB to the internet: fewer GB than the limit, a cost past it */
     r = rec(10, 110, 30, 0.5, 0, 0, 1);
     r.traffic_gb[2] = 2305843009213693952.0;
@@ -880,6 +888,17 @@ static void test_amount_limits(void **state)
     r.storage_gb_hours[TCO_TIER_HOT] = 1e18;
     assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "comes to 1.36893e+14"));
+    /* a running job's record is one to bill */
+    r = rec(10, 110, 30, 0.5, 0, 0, 1);
+    r.state = TCO_JOB_RUNNING;
+    assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_OK);
+    assert_true(bill_of(b).held_accelerator_hours == 3000);
+    tco_attribution_free(b);
+    b = NULL;
+    /* and a running record's fault is its own field's */
+    r.storage_gb_hours[0] = -1;
+    assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "records[0].storage_gb_hours[0]");
     /* 2^32 - 1 records: refused before any past the first is read */
     r = rec(10, 110, 30, 0.5, 0, 0, 1);
     assert_int_equal(tco_attribute(&b, &r, UINT32_MAX, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
