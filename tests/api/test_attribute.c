@@ -823,12 +823,12 @@ static void test_stride(void **state)
     assert_int_equal(tco_attribute(&b, r, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
     /* past INPUT_MAX_SIZE (1,024) even with a zero tail: refused by its size
      * alone, a multiple of 8 */
-    enum { HUGE = 2048 };
-    unsigned char *wide = calloc(2, HUGE);
+    enum { WIDE = 2048 };
+    unsigned char *wide = calloc(2, WIDE);
     for (int i = 0; i < 2; i++) {
         tco_record one = r[i];
-        one.size = HUGE;
-        memcpy(wide + i * HUGE, &one, sizeof one);
+        one.size = WIDE;
+        memcpy(wide + i * WIDE, &one, sizeof one);
     }
     assert_int_equal(tco_attribute(&b, (const tco_record *)wide, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err),
                      TCO_E_SIZE);
@@ -881,9 +881,8 @@ static void test_amount_limits(void **state)
     assert_string_equal(err.param_name, "records[0].traffic_gb");
     assert_non_null(strstr(err.message, "cost 9.22337e+18"));
     /* 1e18 hot GB-hours at 0.10 per GB-month of 730.5 h (8,766 / 12):
-     * 1.368925e14, past
-     * the 2^53 cents (9.007e13) a double holds exactly, the rest of the
-     * bill (thousands) below the sixth digit */
+     * 1.368925e14, past the 2^53 cents (9.007e13) a double holds exactly;
+     * the rest of the bill (thousands) is below the sixth digit */
     r = rec(10, 110, 30, 0.5, 0, 0, 1);
     r.storage_gb_hours[TCO_TIER_HOT] = 1e18;
     assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);

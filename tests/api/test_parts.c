@@ -510,7 +510,7 @@ static void test_refused(void **state)
         assert_non_null(strstr(err.message, "part must not"));
         assert_int_equal(tco_attribute_parts(&settle, a, NULL, s.w, s.p, &err), TCO_E_NULL);
         assert_null(settle);
-        /* its keys: team, and none past by_count = 1 (by_key[1] is 0, a text) */
+        /* its keys, and none past by_count: one key, then two (past the array) */
         assert_string_equal(tco_attribution_part_key(a, 0), "team");
         assert_null(tco_attribution_part_key(a, 1));
         tco_attribution_part *two = part_of(rs, 1, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE, &s);
