@@ -1038,6 +1038,11 @@ static void test_request_errors(void **state)
     BAD(f.q.period_end = INFINITY, TCO_E_NOT_FINITE, "request.period_end");
     BAD(f.q.period_end = f.q.period_start, TCO_E_RANGE, "request.period_end");
     BAD(f.q.period_start = -5, TCO_E_RANGE, "request.period_start");
+    /* 10000-01-01T00:00:00Z, the first second past 9999: a start there is
+     * the start's fault, not the end's; an end may be there, not a double
+     * past it */
+    BAD((f.q.period_start = 253402300800.0, f.q.period_end = 253402300801.0), TCO_E_RANGE, "request.period_start");
+    BAD(f.q.period_end = 253402300800.000031, TCO_E_RANGE, "request.period_end");
     BAD(f.q.by_count = 0, TCO_E_RANGE, "request.by_count");
     BAD(f.q.by_count = 3, TCO_E_RANGE, "request.by_count");
     BAD(f.q.by_key[0] = 3, TCO_E_INDEX, "request.by_key[0]");
