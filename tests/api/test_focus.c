@@ -211,6 +211,8 @@ static void test_rows(void **state)
         assert_string_equal(col(&head, &r, "CommitmentDiscountStatus"), want[n].status);
         assert_string_equal(col(&head, &r, "ConsumedQuantity"), want[n].consumed);
         assert_string_equal(col(&head, &r, "BillingCurrency"), "EUR");
+        if (n == 3) /* b's own time, on demand (class 0) */
+            assert_string_equal(col(&head, &r, "ChargeDescription"), "compute: accelerator time (on_demand)");
         assert_string_equal(col(&head, &r, "ChargeCategory"), "Usage");
         assert_string_equal(col(&head, &r, "BillingPeriodStart"), "2026-11-01T00:00:00Z");
         assert_string_equal(col(&head, &r, "BillingPeriodEnd"), "2026-11-01T10:00:00Z");
@@ -338,7 +340,10 @@ static void test_errors(void **state)
     assert_string_equal(small, "untouched");
     assert_string_equal(err.param_name, "cap");
     char *exact = malloc(need);
+    memset(exact, 'x', need);
     assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, NULL, exact, need, &len, &err), TCO_E_SIZE); /* no NUL */
+    for (size_t i = 0; i < need; i++) /* untouched too */
+        assert_true(exact[i] == 'x');
     free(exact);
     assert_int_equal(tco_attribution_focus_csv(NULL, f.tags, NULL, NULL, 0, &len, &err), TCO_E_NULL);
     assert_int_equal(tco_attribution_focus_csv(f.a, NULL, NULL, NULL, 0, &len, &err), TCO_E_NULL);
