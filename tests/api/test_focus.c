@@ -325,6 +325,68 @@ static void test_long_account(void **state)
     unmake(&f);
 }
 
+/* Grouped by two keys: the sub-account is "value/value" under
+ * "team/project", each value up to TCO_TAG_MAX bytes written whole, and a
+ * missing value is "(none)". */
+static void test_two_keys(void **state)
+{
+    (void)state;
+    scen sc;
+    scen_make_priced(&sc, -1);
+    tco_tags *tags;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    char a[TCO_TAG_MAX + 1], b[TCO_TAG_MAX + 1], want[2 * TCO_TAG_MAX + 2];
+    memset(a, 'a', TCO_TAG_MAX), a[TCO_TAG_MAX] = '\0';
+    memset(b, 'b', TCO_TAG_MAX), b[TCO_TAG_MAX] = '\0';
+    uint32_t team = id_of(tags, "team"), project = id_of(tags, "project");
+    uint32_t pair[] = { team, id_of(tags, a), project, id_of(tags, b), team, id_of(tags, "c") };
+    tco_record r[2];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 2; i++) {
+        r[i].size = sizeof r[i];
+        r[i].utilisation = -1;
+        r[i].state = TCO_JOB_COMPLETED;
+        r[i].start = T0, r[i].end = T0 + 10 * H, r[i].accelerators = 4;
+        r[i].price_class = TCO_CLASS_ON_DEMAND;
+    }
+    r[0].first_tag = 0, r[0].tag_count = 2;
+    r[1].first_tag = 2, r[1].tag_count = 1; /* no project */
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0;
+    q.period_end = T0 + 10 * H;
+    q.by_key[0] = team, q.by_key[1] = project;
+    q.by_count = 2;
+    q.idle_rule = q.shared_rule = TCO_SPREAD_USAGE;
+    fixture f;
+    memset(&f, 0, sizeof f);
+    f.tags = tags;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_attribute(&f.a, r, 2, pair, 3, tags, &q, sc.t, sc.w, sc.p, &err))
+        fail_msg("%s", err.message);
+    snprintf(want, sizeof want, "%s/%s", a, b);
+    char *text = export(&f, NULL), *p = text;
+    csv_row head, row;
+    assert_true(next_row(&p, &head));
+    int rows[2] = { 0, 0 };
+    while (next_row(&p, &row)) {
+        const char *sub = col(&head, &row, "SubAccountId");
+        assert_string_equal(col(&head, &row, "SubAccountType"), "team/project");
+        if (strcmp(sub, "c/(none)") == 0)
+            rows[1]++;
+        else {
+            assert_string_equal(sub, want);
+            rows[0]++;
+        }
+    }
+    assert_true(rows[0] > 0 && rows[1] > 0);
+    free(text);
+    tco_attribution_free(f.a);
+    tco_tags_free(tags);
+    scen_free(&sc);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -378,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_storage_row),
         cmocka_unit_test(test_long_account),
+        cmocka_unit_test(test_two_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
