@@ -327,7 +327,8 @@ static void test_long_account(void **state)
 
 /* Grouped by two keys: the sub-account is "value/value" under
  * "team/project", each value up to TCO_TAG_MAX bytes written whole, and a
- * missing value is "(none)". */
+ * missing value is "(none)". The period starts 90.5 s into the day: its
+ * time is written to the millisecond. */
 static void test_two_keys(void **state)
 {
     (void)state;
@@ -354,7 +355,7 @@ static void test_two_keys(void **state)
     tco_attribution_request q;
     memset(&q, 0, sizeof q);
     q.size = sizeof q;
-    q.period_start = T0;
+    q.period_start = T0 + 90.5;
     q.period_end = T0 + 10 * H;
     q.by_key[0] = team, q.by_key[1] = project;
     q.by_count = 2;
@@ -373,6 +374,7 @@ static void test_two_keys(void **state)
     while (next_row(&p, &row)) {
         const char *sub = col(&head, &row, "SubAccountId");
         assert_string_equal(col(&head, &row, "SubAccountType"), "team/project");
+        assert_string_equal(col(&head, &row, "BillingPeriodStart"), "2026-11-01T00:01:30.500Z");
         if (strcmp(sub, "c/(none)") == 0)
             rows[1]++;
         else {
