@@ -9,6 +9,7 @@
  * prices thousands of random attributions with a reference written from
  * the documentation, its own largest-remainder split included, and checks
  * every cent and every sum. */
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -873,6 +874,18 @@ static void test_amount_limits(void **state)
         assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
         assert_string_equal(err.param_name, "records[0].traffic_gb");
         assert_non_null(strstr(err.message, "add up to 4.61169e+18"));
+    }
+    /* the largest double in any tier is a number (not a bad field), past
+     * the exact sum's limit */
+    for (int tier = 0; tier < 3; tier++) {
+        r = rec(10, 110, 30, 0.5, 0, 0, 1);
+        r.storage_gb_hours[tier] = DBL_MAX;
+        assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+        assert_string_equal(err.param_name, "records[0].storage_gb_hours");
+        r = rec(10, 110, 30, 0.5, 0, 0, 1);
+        r.traffic_gb[tier] = DBL_MAX;
+        assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+        assert_string_equal(err.param_name, "records[0].traffic_gb");
     }
     /* 2^61 GB to the internet: fewer GB than the limit, a cost past it */
     r = rec(10, 110, 30, 0.5, 0, 0, 1);
