@@ -535,6 +535,13 @@ static void test_refused(void **state)
         assert_int_equal(tco_attribution_part_load(&back, buf, cut, &err), TCO_E_TYPE);
         assert_null(back);
     }
+    /* no magic, or another one: named as not a part at all */
+    assert_int_equal(tco_attribution_part_load(&back, buf, 3, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "not a part of this libtco's"));
+    buf[0] ^= 0x5a;
+    assert_int_equal(tco_attribution_part_load(&back, buf, len0, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "not a part of this libtco's"));
+    buf[0] ^= 0x5a;
     buf[len0] = 0;
     assert_int_equal(tco_attribution_part_load(&back, buf, len0 + 1, &err), TCO_E_TYPE);
     assert_non_null(strstr(err.message, "follow"));
