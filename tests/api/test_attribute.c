@@ -9,6 +9,7 @@
  * prices thousands of random attributions with a reference written from
  * the documentation, its own largest-remainder split included, and checks
  * every cent and every sum. */
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -793,6 +794,9 @@ static void test_stride(void **state)
     tco_bill x = bill_of(a), y = bill_of(b);
     assert_true(x.total == y.total && x.direct == y.direct && x.held_accelerator_hours == y.held_accelerator_hours);
     assert_true(group_of(a, 1).total == group_of(b, 1).total);
+    /* held hours of every class add up: 30 x 100 on demand, 16 x 200 reserved */
+    assert_true(x.held_accelerator_hours == 6200);
+    assert_true(group_of(a, 0).held_accelerator_hours + group_of(a, 1).held_accelerator_hours == 6200);
     tco_attribution_free(a);
     tco_attribution_free(b);
     /* the second record's own size may be the plain struct's */
@@ -818,6 +822,100 @@ static void test_stride(void **state)
     assert_int_equal(tco_attribute(&b, r, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
     r[0].size = 2048;
     assert_int_equal(tco_attribute(&b, r, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    /* past INPUT_MAX_SIZE (1,024) even with a zero tail: refused by its size
+     * alone, a multiple of 8 */
+    enum { WIDE = 2048 };
+    unsigned char *wide = calloc(2, WIDE);
+    for (int i = 0; i < 2; i++) {
+        tco_record one = r[i];
+        one.size = WIDE;
+        memcpy(wide + i * WIDE, &one, sizeof one);
+    }
+    assert_int_equal(tco_attribute(&b, (const tco_record *)wide, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err),
+                     TCO_E_SIZE);
+    assert_string_equal(err.param_name, "records[0].size");
+    assert_true(b == (tco_attribution *)&err);
+    free(wide);
+    tco_tags_free(tags);
+    scen_free(&s);
+}
+
+/* The limits of an exact sum, each on its own: GB-hours (even unpriced),
+ * a cost, the period's bill, and the count of records. */
+static void test_amount_limits(void **state)
+{
+    (void)state;
+    cfg c = cfg_default();
+    c.warm = c.cold = 0; /* warm and cold storage free: their GB-hours still count */
+    c.in_region = c.cross = 0; /* so is traffic within a region and across */
+    c.internet = 4;            /* 4 per GB: 2^61 GB cost 2^63 */
+    scen s;
+    scen_of(&s, &c);
+    tco_tags *tags;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    uint32_t team = intern(tags, "team"), vision = intern(tags, "vision");
+    uint32_t pairs[] = { team, vision };
+    tco_attribution_request q = req(240, team, TCO_SPREAD_USAGE, TCO_SPREAD_EVEN, 0);
+    tco_error err = TCO_ERROR_INIT;
+    tco_attribution *b = NULL;
+    /* 2^62 GB-hours of warm or cold storage, at no cost: past the exact
+     * sum's 2^62 */
+    tco_record r;
+    for (int tier = TCO_TIER_WARM; tier <= TCO_TIER_COLD; tier++) {
+        r = rec(10, 110, 30, 0.5, 0, 0, 1);
+        r.storage_gb_hours[tier] = 4611686018427387904.0;
+        assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+        assert_string_equal(err.param_name, "records[0].storage_gb_hours");
+        assert_non_null(strstr(err.message, "add up to 4.61169e+18"));
+    }
+    for (int tier = 0; tier <= 1; tier++) {
+        r = rec(10, 110, 30, 0.5, 0, 0, 1);
+        r.traffic_gb[tier] = 4611686018427387904.0;
+        assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+        assert_string_equal(err.param_name, "records[0].traffic_gb");
+        assert_non_null(strstr(err.message, "add up to 4.61169e+18"));
+    }
+    /* the largest double in any tier is a number (not a bad field), past
+     * the exact sum's limit */
+    for (int tier = 0; tier < 3; tier++) {
+        r = rec(10, 110, 30, 0.5, 0, 0, 1);
+        r.storage_gb_hours[tier] = DBL_MAX;
+        assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+        assert_string_equal(err.param_name, "records[0].storage_gb_hours");
+        r = rec(10, 110, 30, 0.5, 0, 0, 1);
+        r.traffic_gb[tier] = DBL_MAX;
+        assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+        assert_string_equal(err.param_name, "records[0].traffic_gb");
+    }
+    /* 2^61 GB to the internet: fewer GB than the limit, a cost past it */
+    r = rec(10, 110, 30, 0.5, 0, 0, 1);
+    r.traffic_gb[2] = 2305843009213693952.0;
+    assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "records[0].traffic_gb");
+    assert_non_null(strstr(err.message, "cost 9.22337e+18"));
+    /* 1e18 hot GB-hours at 0.10 per GB-month of 730.5 h (8,766 / 12):
+     * 1.368925e14, past the 2^53 cents (9.007e13) a double holds exactly;
+     * the rest of the bill (thousands) is below the sixth digit */
+    r = rec(10, 110, 30, 0.5, 0, 0, 1);
+    r.storage_gb_hours[TCO_TIER_HOT] = 1e18;
+    assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "comes to 1.36893e+14"));
+    /* a running job's record is one to bill */
+    r = rec(10, 110, 30, 0.5, 0, 0, 1);
+    r.state = TCO_JOB_RUNNING;
+    assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_OK);
+    assert_true(bill_of(b).held_accelerator_hours == 3000);
+    tco_attribution_free(b);
+    b = NULL;
+    /* and a running record's fault is its own field's */
+    r.storage_gb_hours[0] = -1;
+    assert_int_equal(tco_attribute(&b, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "records[0].storage_gb_hours[0]");
+    /* 2^32 - 1 records: refused before any past the first is read */
+    r = rec(10, 110, 30, 0.5, 0, 0, 1);
+    assert_int_equal(tco_attribute(&b, &r, UINT32_MAX, pairs, 1, tags, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "allowed fewer than 4294967295"));
+    assert_null(b);
     tco_tags_free(tags);
     scen_free(&s);
 }
@@ -953,6 +1051,11 @@ static void test_request_errors(void **state)
     BAD(f.q.period_end = INFINITY, TCO_E_NOT_FINITE, "request.period_end");
     BAD(f.q.period_end = f.q.period_start, TCO_E_RANGE, "request.period_end");
     BAD(f.q.period_start = -5, TCO_E_RANGE, "request.period_start");
+    /* 10000-01-01T00:00:00Z, the first second past 9999: a start there is
+     * the start's fault, not the end's; an end may be there, not a double
+     * past it */
+    BAD((f.q.period_start = 253402300800.0, f.q.period_end = 253402300801.0), TCO_E_RANGE, "request.period_start");
+    BAD(f.q.period_end = 253402300800.000031, TCO_E_RANGE, "request.period_end");
     BAD(f.q.by_count = 0, TCO_E_RANGE, "request.by_count");
     BAD(f.q.by_count = 3, TCO_E_RANGE, "request.by_count");
     BAD(f.q.by_key[0] = 3, TCO_E_INDEX, "request.by_key[0]");
@@ -1459,6 +1562,7 @@ int main(void)
         cmocka_unit_test(test_more_groups_than_cents),
         cmocka_unit_test(test_overlapping),
         cmocka_unit_test(test_stride),
+        cmocka_unit_test(test_amount_limits),
         cmocka_unit_test(test_record_errors),
         cmocka_unit_test(test_request_errors),
         cmocka_unit_test(test_argument_errors),

@@ -17,9 +17,12 @@
 #define T0 1793491200.0 /* 2026-11-01T00:00:00Z */
 #define H 3600.0
 
-static void scen_make(scen *s)
+/* hot: the hot tier's price per GB-month; < 0 leaves the default. */
+static void scen_make_priced(scen *s, double hot)
 {
     scen_defaults(s);
+    if (hot >= 0)
+        SP(s, TCO_P_STORAGE_HOT_PER_GB_MONTH, hot);
     ST(s, TCO_P_ACCELERATORS, 8);
     ST(s, TCO_P_ACCELERATORS_PER_NODE, 8);
     ST(s, TCO_P_OWNED_SHARE, 0);
@@ -49,10 +52,12 @@ static uint32_t id_of(tco_tags *tags, const char *text)
     return id;
 }
 
-static void make(fixture *f)
+/* hot, hot_gbh: the hot tier's price per GB-month (< 0: the default) and
+ * the GB-hours team a's record stores. */
+static void make_stored(fixture *f, double hot, double hot_gbh)
 {
     memset(f, 0, sizeof *f);
-    scen_make(&f->sc);
+    scen_make_priced(&f->sc, hot);
     assert_int_equal(tco_tags_new(&f->tags, NULL), TCO_OK);
     uint32_t team = id_of(f->tags, "team");
     f->pair[0] = f->pair[2] = team;
@@ -68,6 +73,7 @@ static void make(fixture *f)
     }
     f->r[0].start = T0, f->r[0].end = T0 + 10 * H, f->r[0].accelerators = 4, f->r[0].price_class = TCO_CLASS_RESERVED;
     f->r[1].start = T0, f->r[1].end = T0 + 5 * H, f->r[1].accelerators = 2, f->r[1].price_class = TCO_CLASS_ON_DEMAND;
+    f->r[0].storage_gb_hours[TCO_TIER_HOT] = hot_gbh;
     tco_attribution_request q;
     memset(&q, 0, sizeof q);
     q.size = sizeof q;
@@ -79,6 +85,11 @@ static void make(fixture *f)
     tco_error err = TCO_ERROR_INIT;
     if (tco_attribute(&f->a, f->r, 2, f->pair, 2, f->tags, &q, f->sc.t, f->sc.w, f->sc.p, &err))
         fail_msg("%s", err.message);
+}
+
+static void make(fixture *f)
+{
+    make_stored(f, -1, 0);
 }
 
 static void unmake(fixture *f)
@@ -200,6 +211,8 @@ static void test_rows(void **state)
         assert_string_equal(col(&head, &r, "CommitmentDiscountStatus"), want[n].status);
         assert_string_equal(col(&head, &r, "ConsumedQuantity"), want[n].consumed);
         assert_string_equal(col(&head, &r, "BillingCurrency"), "EUR");
+        if (n == 3) /* b's own time, on demand (class 0) */
+            assert_string_equal(col(&head, &r, "ChargeDescription"), "compute: accelerator time (on_demand)");
         assert_string_equal(col(&head, &r, "ChargeCategory"), "Usage");
         assert_string_equal(col(&head, &r, "BillingPeriodStart"), "2026-11-01T00:00:00Z");
         assert_string_equal(col(&head, &r, "BillingPeriodEnd"), "2026-11-01T10:00:00Z");
@@ -252,6 +265,130 @@ static void test_request(void **state)
     unmake(&f);
 }
 
+/* Storage is a row of its own, of the group that stored and of no other:
+ * team a's 7,305 GB-hours at 0.1 EUR per GB-month of 730.5 hours
+ * (8,766 / 12) are 1.00 EUR; team b stored nothing and has no storage row. */
+static void test_storage_row(void **state)
+{
+    (void)state;
+    fixture f;
+    make_stored(&f, 0.1, 7305);
+    char *text = export(&f, NULL), *p = text;
+    csv_row head, r;
+    assert_true(next_row(&p, &head));
+    int rows = 0;
+    while (next_row(&p, &r)) {
+        if (strcmp(col(&head, &r, "x_Charge"), "storage") != 0)
+            continue;
+        rows++;
+        assert_string_equal(col(&head, &r, "SubAccountId"), "a");
+        assert_string_equal(col(&head, &r, "BilledCost"), "1.00");
+        assert_string_equal(col(&head, &r, "PricingQuantity"), "7305.0");
+        assert_string_equal(col(&head, &r, "PricingUnit"), "GB-Hours");
+        assert_string_equal(col(&head, &r, "ResourceId"), "libtco/storage");
+    }
+    assert_int_equal(rows, 1);
+    free(text);
+    unmake(&f);
+}
+
+/* A billing account id of the longest allowed, TCO_TAG_MAX bytes, is
+ * written whole in the ids made from it (the commitment's, the invoice's). */
+static void test_long_account(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f);
+    char id[TCO_TAG_MAX + 1], want[TCO_TAG_MAX + 16];
+    memset(id, 'x', TCO_TAG_MAX);
+    id[TCO_TAG_MAX] = '\0';
+    tco_focus_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.billing_account_id = id;
+    char *text = export(&f, &q), *p = text;
+    csv_row head, r;
+    assert_true(next_row(&p, &head));
+    int unused = 0;
+    while (next_row(&p, &r)) {
+        snprintf(want, sizeof want, "%s-2026-11", id);
+        assert_string_equal(col(&head, &r, "InvoiceId"), want);
+        if (strcmp(col(&head, &r, "CommitmentDiscountStatus"), "Unused") != 0)
+            continue;
+        unused++;
+        snprintf(want, sizeof want, "%s/reserved", id);
+        assert_string_equal(col(&head, &r, "CommitmentDiscountId"), want);
+        assert_string_equal(col(&head, &r, "ResourceId"), want);
+    }
+    assert_int_equal(unused, 2);
+    free(text);
+    unmake(&f);
+}
+
+/* Grouped by two keys: the sub-account is "value/value" under
+ * "team/project", each value up to TCO_TAG_MAX bytes written whole, and a
+ * missing value is "(none)". The period starts 90.5 s into the day: its
+ * time is written to the millisecond. */
+static void test_two_keys(void **state)
+{
+    (void)state;
+    scen sc;
+    scen_make_priced(&sc, -1);
+    tco_tags *tags;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    char a[TCO_TAG_MAX + 1], b[TCO_TAG_MAX + 1], want[2 * TCO_TAG_MAX + 2];
+    memset(a, 'a', TCO_TAG_MAX), a[TCO_TAG_MAX] = '\0';
+    memset(b, 'b', TCO_TAG_MAX), b[TCO_TAG_MAX] = '\0';
+    uint32_t team = id_of(tags, "team"), project = id_of(tags, "project");
+    uint32_t pair[] = { team, id_of(tags, a), project, id_of(tags, b), team, id_of(tags, "c") };
+    tco_record r[2];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 2; i++) {
+        r[i].size = sizeof r[i];
+        r[i].utilisation = -1;
+        r[i].state = TCO_JOB_COMPLETED;
+        r[i].start = T0, r[i].end = T0 + 10 * H, r[i].accelerators = 4;
+        r[i].price_class = TCO_CLASS_ON_DEMAND;
+    }
+    r[0].first_tag = 0, r[0].tag_count = 2;
+    r[1].first_tag = 2, r[1].tag_count = 1; /* no project */
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0 + 90.5;
+    q.period_end = T0 + 10 * H;
+    q.by_key[0] = team, q.by_key[1] = project;
+    q.by_count = 2;
+    q.idle_rule = q.shared_rule = TCO_SPREAD_USAGE;
+    fixture f;
+    memset(&f, 0, sizeof f);
+    f.tags = tags;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_attribute(&f.a, r, 2, pair, 3, tags, &q, sc.t, sc.w, sc.p, &err))
+        fail_msg("%s", err.message);
+    snprintf(want, sizeof want, "%s/%s", a, b);
+    char *text = export(&f, NULL), *p = text;
+    csv_row head, row;
+    assert_true(next_row(&p, &head));
+    int rows[2] = { 0, 0 };
+    while (next_row(&p, &row)) {
+        const char *sub = col(&head, &row, "SubAccountId");
+        assert_string_equal(col(&head, &row, "SubAccountType"), "team/project");
+        assert_string_equal(col(&head, &row, "BillingPeriodStart"), "2026-11-01T00:01:30.500Z");
+        if (strcmp(sub, "c/(none)") == 0)
+            rows[1]++;
+        else {
+            assert_string_equal(sub, want);
+            rows[0]++;
+        }
+    }
+    assert_true(rows[0] > 0 && rows[1] > 0);
+    free(text);
+    tco_attribution_free(f.a);
+    tco_tags_free(tags);
+    scen_free(&sc);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -267,7 +404,10 @@ static void test_errors(void **state)
     assert_string_equal(small, "untouched");
     assert_string_equal(err.param_name, "cap");
     char *exact = malloc(need);
+    memset(exact, 'x', need);
     assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, NULL, exact, need, &len, &err), TCO_E_SIZE); /* no NUL */
+    for (size_t i = 0; i < need; i++) /* untouched too */
+        assert_true(exact[i] == 'x');
     free(exact);
     assert_int_equal(tco_attribution_focus_csv(NULL, f.tags, NULL, NULL, 0, &len, &err), TCO_E_NULL);
     assert_int_equal(tco_attribution_focus_csv(f.a, NULL, NULL, NULL, 0, &len, &err), TCO_E_NULL);
@@ -405,6 +545,9 @@ int main(void)
         cmocka_unit_test(test_request),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_two_keys_traffic_names),
+        cmocka_unit_test(test_storage_row),
+        cmocka_unit_test(test_long_account),
+        cmocka_unit_test(test_two_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,6 +133,16 @@ static void test_chunks_equal_one_call(void **state)
     /* the last sample index is allowed; one past it is not */
     assert_int_equal(tco_monte_carlo_draw(one, in, 5, 7, UINT64_MAX, 1, NULL), TCO_OK);
     assert_int_equal(tco_monte_carlo_draw(chunk, in, 5, 7, UINT64_MAX, 2, NULL), TCO_E_RANGE);
+    /* no samples, or samples of no inputs, need no buffer */
+    assert_int_equal(tco_monte_carlo_draw(NULL, in, 5, 7, 0, 0, NULL), TCO_OK);
+    assert_int_equal(tco_monte_carlo_draw(NULL, in, 0, 7, 0, 5, NULL), TCO_OK);
+    /* count x n_inputs = SIZE_MAX values fit in size_t: what refuses
+     * SIZE_MAX samples of one input from index 2 is the last index, 2^64 - 1 */
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_monte_carlo_draw(one, in, 1, 7, 2, SIZE_MAX, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "passes the last sample index"));
+    assert_int_equal(tco_monte_carlo_draw(one, in, 2, 7, 0, SIZE_MAX / 2 + 1, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "do not fit in memory"));
     free(all);
     free(parts);
 }
@@ -614,7 +624,10 @@ static void test_rank_correlation_hand_worked(void **state)
     assert_int_equal(tco_rank_correlation(&r, any, 1, bad, 1, 3, &err), TCO_E_NOT_FINITE);
     assert_non_null(strstr(err.message, "y[1]"));
     assert_int_equal(tco_rank_correlation(&r, any, 1, any, 1, 0, NULL), TCO_E_RANGE);
-    assert_int_equal(tco_rank_correlation(&r, any, 0, any, 1, 4, NULL), TCO_E_RANGE);
+    assert_int_equal(tco_rank_correlation(&r, any, 0, any, 1, 4, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "x_stride = 0"));
+    assert_int_equal(tco_rank_correlation(&r, any, 1, any, 0, 4, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "y_stride = 0"));
     assert_int_equal(tco_rank_correlation(NULL, any, 1, any, 1, 4, NULL), TCO_E_NULL);
     /* each refusal names what it refuses: the NULL array, the zero stride,
      * the first value not finite (x's before y's), pairs past memory */

@@ -480,6 +480,51 @@ static void test_refused(void **state)
     assert_int_equal(tco_attribution_part_save(NULL, 0, &len1, a, NULL), TCO_OK);
     assert_true(len1 == len0);
     assert_int_equal(tco_attribution_part_merge(NULL, a, &err), TCO_E_NULL);
+    /* each pointer a part needs, missing alone, is named */
+    {
+        tco_attribution_request q = request_of(tco_records_tags(rs), 0, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE);
+        size_t np;
+        const uint32_t *pp = tco_records_tag_pairs(rs, &np);
+        const tco_record *rd = tco_records_data(rs);
+        size_t nr = tco_records_count(rs);
+        tco_attribution_part *none = NULL;
+        assert_int_equal(tco_attribute_part(NULL, rd, nr, pp, np, tco_records_tags(rs), &q, s.t, s.w, s.p, &err),
+                         TCO_E_NULL);
+        assert_non_null(strstr(err.message, "out must not"));
+        assert_int_equal(tco_attribute_part(&none, rd, nr, pp, np, NULL, &q, s.t, s.w, s.p, &err), TCO_E_NULL);
+        assert_non_null(strstr(err.message, "tags must not"));
+        assert_int_equal(tco_attribute_part(&none, rd, nr, pp, np, tco_records_tags(rs), NULL, s.t, s.w, s.p, &err),
+                         TCO_E_NULL);
+        assert_non_null(strstr(err.message, "request must not"));
+        assert_null(none);
+        uint8_t one = 0;
+        assert_int_equal(tco_attribution_part_load(NULL, &one, 1, &err), TCO_E_NULL);
+        assert_non_null(strstr(err.message, "out must not"));
+        assert_int_equal(tco_attribution_part_load(&none, NULL, 1, &err), TCO_E_NULL);
+        assert_non_null(strstr(err.message, "buf must not"));
+        assert_null(none);
+        tco_attribution *settle = NULL;
+        assert_int_equal(tco_attribute_parts(NULL, a, s.t, s.w, s.p, &err), TCO_E_NULL);
+        assert_non_null(strstr(err.message, "out must not"));
+        assert_int_equal(tco_attribute_parts(&settle, NULL, s.t, s.w, s.p, &err), TCO_E_NULL);
+        assert_non_null(strstr(err.message, "part must not"));
+        assert_int_equal(tco_attribute_parts(&settle, a, NULL, s.w, s.p, &err), TCO_E_NULL);
+        assert_null(settle);
+        /* its keys, and none past by_count: one key, then two (past the array) */
+        assert_string_equal(tco_attribution_part_key(a, 0), "team");
+        assert_null(tco_attribution_part_key(a, 1));
+        tco_attribution_part *two = part_of(rs, 1, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE, &s);
+        assert_string_equal(tco_attribution_part_key(two, 1), "project");
+        assert_null(tco_attribution_part_key(two, 2));
+        tco_attribution_part_free(two);
+        /* a part of another period, every other input the same */
+        q.period_end += 3600;
+        assert_int_equal(tco_attribute_part(&none, rd, nr, pp, np, tco_records_tags(rs), &q, s.t, s.w, s.p, &err),
+                         TCO_OK);
+        assert_int_equal(tco_attribution_part_merge(a, none, &err), TCO_E_INCONSISTENT);
+        assert_non_null(strstr(err.message, "is of the period"));
+        tco_attribution_part_free(none);
+    }
 
     /* bytes: short of a byte, a byte changed, a byte more */
     uint8_t *buf = malloc(len0 + 1);
@@ -490,6 +535,13 @@ static void test_refused(void **state)
         assert_int_equal(tco_attribution_part_load(&back, buf, cut, &err), TCO_E_TYPE);
         assert_null(back);
     }
+    /* no magic, or another one: named as not a part at all */
+    assert_int_equal(tco_attribution_part_load(&back, buf, 3, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "not a part of this libtco's"));
+    buf[0] ^= 0x5a;
+    assert_int_equal(tco_attribution_part_load(&back, buf, len0, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "not a part of this libtco's"));
+    buf[0] ^= 0x5a;
     buf[len0] = 0;
     assert_int_equal(tco_attribution_part_load(&back, buf, len0 + 1, &err), TCO_E_TYPE);
     assert_non_null(strstr(err.message, "follow"));

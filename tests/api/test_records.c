@@ -518,6 +518,11 @@ static void test_csv_every_column(void **state)
     assert_int_equal(c->price_class, TCO_CLASS_RESERVED);
     assert_int_equal(c->state, TCO_JOB_RUNNING);
     assert_int_equal(c->tag_count, 1);
+    /* Every field at its largest: 23:59:59 at +23:59 is 00:00:59Z of the
+     * same day, 00:00:00 at -23:59 is 23:59:00Z. */
+    tco_records *edge = CSV("start,end,accelerators\n2026-11-01T23:59:59+23:59,2026-11-01T00:00:00-23:59,1\n");
+    assert_true(rec(edge, 0)->start == 1793491200.0 + 59 && rec(edge, 0)->end == 1793491200.0 + 86340);
+    tco_records_free(edge);
     /* Keys in header order, then values as they come. */
     const tco_tags *t = tco_records_tags(r);
     assert_string_equal(tco_tags_text(t, 0), "project");
@@ -662,6 +667,14 @@ static void test_csv_bad_rows(void **state)
     ONE("2026-11-01T00:00:00,2026-11-01T01:00:00Z,8,0.5,spot,completed,1,a", TCO_E_TYPE, "start",
         "start = \"2026-11-01T00:00:00\" is not a time");
     ONE("2026-13-01T00:00:00Z,2026-11-01T01:00:00Z,8,0.5,spot,completed,1,a", TCO_E_TYPE, "start",
+        "is not a time");
+    /* each field one past its largest (23:59:59, offsets to 23:59) */
+    ONE("2026-11-01T24:00:00Z,2026-11-02T01:00:00Z,8,0.5,spot,completed,1,a", TCO_E_TYPE, "start", "is not a time");
+    ONE("2026-11-01T00:60:00Z,2026-11-02T01:00:00Z,8,0.5,spot,completed,1,a", TCO_E_TYPE, "start", "is not a time");
+    ONE("2026-11-01T00:00:60Z,2026-11-02T01:00:00Z,8,0.5,spot,completed,1,a", TCO_E_TYPE, "start", "is not a time");
+    ONE("2026-11-01T00:00:00+24:00,2026-11-02T01:00:00Z,8,0.5,spot,completed,1,a", TCO_E_TYPE, "start",
+        "is not a time");
+    ONE("2026-11-01T00:00:00+00:60,2026-11-02T01:00:00Z,8,0.5,spot,completed,1,a", TCO_E_TYPE, "start",
         "is not a time");
     ONE("2026-11-01T00:00:00Z,-5,8,0.5,spot,completed,1,a", TCO_E_RANGE, "end", "end = \"-5\" is outside 1970 to 9999");
     ONE("2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,,0.5,spot,completed,1,a", TCO_E_TYPE, "accelerators",

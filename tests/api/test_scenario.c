@@ -801,6 +801,12 @@ static void test_huge_lengths(void **state)
     cb_text(&c, "pue");
     cb_uint(&c, 1);
     expect_error(TCO_HANDLE_TOPOLOGY, &c, TCO_E_TYPE, "declares 1000000 entries");
+    /* the same for the scenario's own map (kind 0: tco_scenario_load_cbor) */
+    c.n = 0;
+    cb_head_w(&c, 5, 1000000, 4);
+    cb_text(&c, "format");
+    cb_uint(&c, 1);
+    expect_error(0, &c, TCO_E_TYPE, "declares 1000000 entries");
     /* A huge integer for an INT, a huge negative one. */
     c.n = 0;
     cb_map(&c, 1);

@@ -503,6 +503,34 @@ static void test_both_cheapest_class(void **state)
     scen_free(&s);
 }
 
+/* On demand alone, when the topology as given mixes in reserved: the
+ * joint search prices the class on demand as all on demand, not the mix.
+ * Reserved, spot (no list price: not offered) and owned (no capex) are
+ * no classes, so the answer is the on-demand one class_answer prices. */
+static void test_both_on_demand_alone(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_RESERVED_SHARE, 0.5);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    scen_freeze(&s);
+    const double days = 30;
+    tco_sizing want = class_answer(&s, TCO_CLASS_ON_DEMAND, days);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, days, 1e12, 0);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_int_equal(r.price_class, TCO_CLASS_ON_DEMAND);
+    assert_true(r.accelerators == want.accelerators);
+    assert_rel(r.total, want.total, 1e-12);
+    assert_rel(r.total, total_at(&s, r.accelerators, 1024, TCO_CLASS_ON_DEMAND), 1e-12);
+    scen_free(&s);
+}
+
 /* ---- mfu -------------------------------------------------------------- */
 
 static void test_mfu_closed_form(void **state)
@@ -727,6 +755,7 @@ int main(void)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_budget_only),
         cmocka_unit_test(test_both_cheapest_class),
+        cmocka_unit_test(test_both_on_demand_alone),
         cmocka_unit_test(test_mfu_closed_form),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_sizes_and_allocation),

@@ -172,6 +172,11 @@ static void test_numbers_against_strtod(void **state)
     assert_true(v == 0);
     assert_int_equal(tco__parse_number("12", 1, &v), PARSE_OK); /* only the n bytes given */
     assert_true(v == 1);
+    assert_int_equal(tco__parse_number("1e", 1, &v), PARSE_OK); /* an exponent past them is not read */
+    assert_true(v == 1);
+    /* zero with any exponent is zero, even one past the largest double's */
+    assert_int_equal(tco__parse_number("0e500", 5, &v), PARSE_OK);
+    assert_true(v == 0);
     assert_int_equal(tco__parse_count("123456789012345", 15, &v), PARSE_OK);
     assert_true(v == 123456789012345.0);
     assert_int_equal(tco__parse_count("1234567890123456", 16, &v), PARSE_RANGE);

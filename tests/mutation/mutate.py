@@ -113,10 +113,17 @@ def mutants_of(path):
     return sorted(set(found), key=lambda x: (x[3], x[2]))
 
 
-def key(text_lines, mutant):
-    """A mutant's name in equivalent.txt: it survives edits elsewhere."""
-    path, line, op, col = mutant[0], mutant[1], mutant[2], mutant[6]
-    return f"{path}|{op}@{col}|{text_lines[path][line - 1].strip()}"
+def keys_of(text_lines, mutants):
+    """The mutants' names in equivalent.txt: they survive edits elsewhere.
+    The same change to the same text on another line of the file is named
+    with " #2", " #3" after it, so that one name never covers two mutants."""
+    names, seen = {}, {}
+    for m in sorted(mutants, key=lambda m: (m[0], m[3], m[2])):
+        path, line, op, col = m[0], m[1], m[2], m[6]
+        name = f"{path}|{op}@{col}|{text_lines[path][line - 1].strip()}"
+        seen[name] = seen.get(name, 0) + 1
+        names[m] = name if seen[name] == 1 else f"{name} #{seen[name]}"
+    return names
 
 
 def load_equivalent():
@@ -159,7 +166,9 @@ def main():
             sources.append(f)
     lines = {p: open(os.path.join(ROOT, p)).read().split("\n") for p in sources}
     equivalent = load_equivalent()
-    mutants = [m for p in sources for m in mutants_of(p) if key(lines, m) not in equivalent]
+    every = [m for p in sources for m in mutants_of(p)]
+    key = keys_of(lines, every)
+    mutants = [m for m in every if key[m] not in equivalent]
     if args.sample:
         mutants = sorted(random.Random(args.seed).sample(mutants, min(args.sample, len(mutants))),
                          key=lambda m: (m[0], m[3]))
@@ -171,12 +180,12 @@ def main():
 
     work = tempfile.mkdtemp(prefix="tco-mutation-")
     try:
-        return run(args, mutants, lines, work)
+        return run(args, mutants, lines, key, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run(args, mutants, lines, work):
+def run(args, mutants, lines, key, work):
     src, build = os.path.join(work, "src"), os.path.join(work, "build")
     tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
     for rel in tracked.decode().split("\0"):
@@ -226,7 +235,7 @@ def run(args, mutants, lines, work):
     print(f"\nmutants: {len(mutants)}; killed {killed}, survived {len(survived)}, did not compile {invalid}")
     for m in survived:
         print(f"  survived: {m[0]}:{m[1]}:{m[6]}: {m[2]} (to {m[5]!r}): {lines[m[0]][m[1] - 1].strip()}")
-        print(f"    if it cannot change a result, list it in tests/mutation/equivalent.txt as: {key(lines, m)}  # why")
+        print(f"    if it cannot change a result, list it in tests/mutation/equivalent.txt as: {key[m]}  # why")
     print(f"mutation score: {score:.1f}% of {judged} mutants that compile"
           + (f" (a sample of {args.sample}, seed {args.seed})" if args.sample else ""))
     return 1 if score < args.min_score else 0
