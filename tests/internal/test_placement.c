@@ -1079,6 +1079,79 @@ static void compare_with_single(const tco_pools *s, const tco_topology *t, const
     }
 }
 
+/* The batch keeps one copy of its loop per max_parts, each unrolled: every
+ * copy, 1 to TCO_PLACEMENT_MAX_PARTS, prices as the single form does, to
+ * the bit, and refuses what it refuses (a bad pool or count now and then;
+ * the parts' sum off for a few). */
+static void test_batch_every_max_parts(void **state)
+{
+    (void)state;
+    enum { N = 1500, M = TCO_PLACEMENT_MAX_PARTS };
+    tco_pool list[POOLS_B];
+    tco_pools *s = random_pools(list, POOLS_B);
+    tco_topology *t;
+    assert_int_equal(tco_topology_new(&t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(t, NULL), TCO_OK);
+    tco_pricing *p = egress_pricing();
+    fill_batch(list);
+    static int32_t job[N], pool[N * M], acc[N * M], racks[N];
+    static double start[N], cost[N], hours[N];
+    static int32_t status[N];
+    for (size_t m = 1; m <= M; m++) {
+        for (size_t i = 0; i < N; i++) {
+            int32_t j = (int32_t)rnd(JOBS), left = bc.jobs[j].accelerators, parts = 1 + (int32_t)rnd((uint32_t)m);
+            job[i] = j;
+            for (int32_t k = 0; k < (int32_t)m; k++) {
+                int32_t a = k >= parts || left == 0 ? 0 : k == parts - 1 ? left : 1 + (int32_t)rnd((uint32_t)left);
+                left -= a;
+                pool[i * m + (size_t)k] = rnd(60) ? (int32_t)rnd(POOLS_B) : POOLS_B + 1;
+                acc[i * m + (size_t)k] = rnd(60) ? a : -1;
+            }
+            if (rnd(20) == 0)
+                acc[i * m] += 1; /* the parts no longer add up to the job */
+            racks[i] = rnd(4) ? 0 : 2;
+            start[i] = 24 * rnd_unit();
+        }
+        tco_placement_batch b;
+        memset(&b, 0, sizeof b);
+        b.size = sizeof b;
+        b.count = N;
+        b.max_parts = m;
+        b.job = job;
+        b.pool = pool;
+        b.accelerators = acc;
+        b.racks = racks;
+        b.start_hours = start;
+        assert_int_equal(tco_placement_price_batch(cost, hours, status, s, t, p, bc.jobs, JOBS, &b, NULL), TCO_OK);
+        int priced = 0;
+        for (size_t i = 0; i < N; i++) {
+            tco_placement pl;
+            memset(&pl, 0, sizeof pl);
+            pl.size = sizeof pl;
+            while ((size_t)pl.parts < m && acc[i * m + (size_t)pl.parts] != 0) {
+                pl.pool[pl.parts] = pool[i * m + (size_t)pl.parts];
+                pl.accelerators[pl.parts] = acc[i * m + (size_t)pl.parts];
+                pl.parts++;
+            }
+            pl.racks = racks[i];
+            pl.start_hours = start[i];
+            tco_price r = { .size = sizeof r };
+            int rc = tco_placement_price(&r, s, t, p, &bc.jobs[job[i]], &pl, NULL);
+            assert_int_equal(rc, status[i]);
+            if (rc == TCO_OK) {
+                assert_true(same_bits(r.cost, cost[i]) && same_bits(r.completion_hours, hours[i]));
+                priced++;
+            } else {
+                assert_true(isnan(cost[i]) && isnan(hours[i]));
+            }
+        }
+        assert_true(priced > N / 4 && priced < N); /* both kinds, at every max_parts */
+    }
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
 static void test_batch_equals_single(void **state)
 {
     (void)state;
@@ -1635,6 +1708,7 @@ int main(void)
         cmocka_unit_test(test_price_sizes),
         cmocka_unit_test(test_newer_inputs),
         cmocka_unit_test(test_batch_equals_single),
+        cmocka_unit_test(test_batch_every_max_parts),
         cmocka_unit_test(test_batch_errors),
         cmocka_unit_test(test_batch_threads),
         cmocka_unit_test(test_no_allocation),
