@@ -159,6 +159,7 @@ typedef enum tco_param {
     TCO_P_ZONE_SPAN_SLOWDOWN = 1026,
     TCO_P_REGION_SPAN_SLOWDOWN = 1027,
     TCO_P_INTRA_NODE_GBPS = 1028,            /* since 1.1 */
+    TCO_P_STORAGE_HOT_IOPS = 1029,           /* since 1.1: the data pipeline */
 
     /* workload profile */
     TCO_P_PARAMS_TOTAL = 2000,

@@ -118,6 +118,9 @@ int tco_data_pipeline_compute(tco_pipeline *out, const tco_pipeline_request *q, 
     o.steps = e.tokens / W[IX_BATCH_TOKENS];
     o.batch_bytes = W[IX_BATCH_TOKENS] * W[IX_BYTES_PER_TOKEN] * q->compression_ratio;
     o.fetch_seconds = o.batch_bytes * (1 - q->cache_hit_rate) / (t->o.v[IX_STORAGE_HOT_GBPS] * 1e9);
+    double iops = t->o.v[IX_STORAGE_HOT_IOPS]; /* and no faster than its requests, when it limits them */
+    if (iops > 0)
+        o.fetch_seconds = fmax(o.fetch_seconds, o.batch_bytes * (1 - q->cache_hit_rate) / q->object_bytes / iops);
     o.compute_seconds = e.compute_hours * 3600 / o.steps;
     o.stall_seconds = q->prefetch_depth == 0 ? o.fetch_seconds : fmax(0, o.fetch_seconds - o.compute_seconds);
     o.stall_share = o.stall_seconds > 0 ? o.stall_seconds / (o.compute_seconds + o.stall_seconds) : 0;

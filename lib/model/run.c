@@ -212,6 +212,9 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     /* The bytes a run reads from storage: compressed, less the cache's hits
      * (doc/model.md, section 23). */
     double data = tokens * W(BYTES_PER_TOKEN) * W(DATA_COMPRESSION_RATIO) * (1 - W(DATA_CACHE_HIT_RATE));
+    /* A tier that serves at most storage_hot_iops requests a second takes
+     * at least requests / IOPS to read them, whatever its bandwidth. */
+    double iops_h = T(STORAGE_HOT_IOPS) > 0 ? data / W(DATA_OBJECT_BYTES) / (T(STORAGE_HOT_IOPS) * 3600) : 0;
     double floor_share = W(DATA_STALL_SHARE);
     if (W(RUN_ACCELERATOR_HOURS) > 0) {
         flags |= TCO_FLAG_TIME_FROM_RUN_ACCELERATOR_HOURS;
@@ -220,6 +223,10 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
             return tco__fail_param(err, TCO_E_INCONSISTENT, IX_RUN_ACCELERATOR_HOURS,
                                    "run_accelerator_hours = %g leaves %g h of work per run on %g accelerators, but reading the data from the hot tier alone takes %g h (storage_hot_gbps = %g)",
                                    W(RUN_ACCELERATOR_HOURS), work_h, n, data / bw, T(STORAGE_HOT_GBPS));
+        if (!(work_h >= iops_h))
+            return tco__fail_param(err, TCO_E_INCONSISTENT, IX_RUN_ACCELERATOR_HOURS,
+                                   "run_accelerator_hours = %g leaves %g h of work per run on %g accelerators, but reading the data's requests from the hot tier alone takes %g h (storage_hot_iops = %g)",
+                                   W(RUN_ACCELERATOR_HOURS), work_h, n, iops_h, T(STORAGE_HOT_IOPS));
         stall = floor_share;
         compute_h = work_h * (1 - stall);
     } else {
@@ -241,6 +248,8 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
          * times, not as 1 - bandwidth / read rate, which loses every
          * digit when the bandwidth is far below the rate. */
         double floored = compute_h / (1 - floor_share), reading = data / bw;
+        if (iops_h > reading)
+            reading = iops_h;
         if (W(DATA_PREFETCH_DEPTH) == 0)
             reading += compute_h;
         work_h = reading > floored ? reading : floored;

@@ -328,6 +328,33 @@ static void test_in_the_estimate(void **state)
         assert_rel(o.stall_share, e.data_stall_share, 1e-12);
         scen_free(&s);
     }
+
+    /* A tier that serves 0.1 requests a second: 8e12 B in 16 MiB requests
+     * is 476,837.16 requests, 1,324.55 h to read whatever the bandwidth,
+     * against about 576 h of compute; the request's model agrees. */
+    scen_defaults(&s);
+    ST(&s, TCO_P_STORAGE_HOT_IOPS, 0.1);
+    scen_freeze(&s);
+    e = estimate_of(&s);
+    double reading = 8e12 / 16777216 / (0.1 * 3600);
+    assert_rel(e.data_stall_share, 1 - e.compute_hours / reading, 1e-12);
+    assert_rel(e.data_stall_hours, reading - e.compute_hours, 1e-12);
+    tco_pipeline_request r;
+    tco_pipeline_request_init(&r);
+    o = price(&s, &r);
+    assert_rel(o.stall_share, e.data_stall_share, 1e-12);
+    scen_free(&s);
+    /* published hours too short for the requests: the hours are named */
+    scen_defaults(&s);
+    ST(&s, TCO_P_STORAGE_HOT_IOPS, 0.1);
+    SW(&s, TCO_P_RUN_ACCELERATOR_HOURS, 1024 * 700.0);
+    scen_freeze(&s);
+    tco_estimate x = { .size = sizeof x };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_estimate_compute(&x, s.t, s.w, s.p, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "run_accelerator_hours");
+    assert_non_null(strstr(err.message, "storage_hot_iops = 0.1"));
+    scen_free(&s);
 }
 
 static void test_bad_input(void **state)
