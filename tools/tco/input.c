@@ -292,7 +292,8 @@ static int exact_reals(const unsigned char *data, size_t len, const char *path)
             for (i++; i < len && s[i] != '"'; i++)
                 i += s[i] == '\\';
         } else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
-            size_t j = i, real = 0;
+            size_t j = i;
+            int real = 0;
             while (j < len && strchr("+-.0123456789eE", s[j]) && s[j]) {
                 real |= s[j] == '.' || s[j] == 'e' || s[j] == 'E';
                 j++;
