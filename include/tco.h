@@ -2055,7 +2055,7 @@ typedef struct tco_saving {
     double incident_age_days;             /* mean age of a failure's logs when looked up, exponential (default 7);
                                              above 0 to 36500 */
     double rediagnosis_hours;             /* staff hours added when the logs are gone (default 4); 0 to 1e4 */
-    double checkpoint_corrupt_probability;/* that a kept checkpoint cannot be restored (default 0.01); 0 to 1 */
+    double checkpoint_corrupt_probability;/* that a kept checkpoint cannot be restored (default 0.01); 0 to 0.5 */
     double replica_availability;          /* of one replica, failing independently (default 0.99); above 0 to 1 */
     const double *demand;                 /* smaller_baseline: accelerators needed, n values of 0 or more, one
                                              per interval_hours (NULL with n 0: no series) */

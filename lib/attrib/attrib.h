@@ -47,7 +47,8 @@ typedef struct tco__attrib_totals {
 } tco__attrib_totals;
 
 /* A record's part of the bill, in the order the records were given. Its
- * direct cost by category: tco__attrib_record_cost. */
+ * direct cost by category is its accelerator time at its class's rates,
+ * its storage and its traffic. */
 typedef struct tco__attrib_record {
     uint32_t group;                    /* index into group[], or TCO__ATTRIB_OUTSIDE */
     uint8_t price_class;               /* the record's tco_price_class */
@@ -161,9 +162,6 @@ int tco__attrib_group_cmp(const tco__attrib_group *g, const tco_tags *texts, con
 /* A group's double fields from its exact sums. */
 void tco__attrib_group_read(tco__attrib_group *g);
 
-/* Record i's direct cost by category (cur, before rounding): its
- * accelerator time at its class's rates, its storage, its traffic. */
-void tco__attrib_record_cost(const struct tco_attribution *a, size_t i, double cost[TCO__ATTRIB_CATS]);
 /* A group's direct cost by category (cur, before rounding). */
 void tco__attrib_group_direct(const struct tco_attribution *a, const tco__attrib_group *g,
                               double direct[TCO__ATTRIB_CATS]);

@@ -826,15 +826,6 @@ void tco__attrib_group_direct(const tco_attribution *a, const tco__attrib_group 
     direct[TCO_CAT_NETWORK] += g->traffic;
 }
 
-void tco__attrib_record_cost(const tco_attribution *a, size_t i, double cost[CATS])
-{
-    const tco__attrib_record *r = &a->record[i];
-    for (int k = 0; k < CATS; k++)
-        cost[k] = r->held_h * a->rate[r->price_class][k];
-    cost[TCO_CAT_STORAGE] += r->storage;
-    cost[TCO_CAT_NETWORK] += r->traffic;
-}
-
 /* ---- cents ------------------------------------------------------------- */
 
 /* A group's place in the bill's order: its total, then its texts' (the
