@@ -157,6 +157,8 @@ static int workload_check(tco_obj *w, tco_error *err)
     w->d.dataset_gb = w->d.dataset / 1e9;
     w->d.tokens = W(TOKENS) * W(EPOCHS);
     w->d.steps = w->d.tokens / W(BATCH_TOKENS);
+    w->d.raw_data = W(RAW_DATA_BYTES) > 0 ? W(RAW_DATA_BYTES) : dataset_raw_size(w);
+    w->d.read_bytes = w->d.tokens * W(BYTES_PER_TOKEN) * W(DATA_COMPRESSION_RATIO) * (1 - W(DATA_CACHE_HIT_RATE));
     flops_of(&w->d, w);
     layout_inputs(&w->d, w);
     w->d.model_state = W(PARAMS_TOTAL) * (W(CHECKPOINT_BYTES_PER_PARAM) + W(GRADIENT_BYTES)) / model_parallel;

@@ -161,6 +161,8 @@ typedef struct derived {
     double ckpt, dataset;        /* B: checkpoint_size, dataset_size */
     double ckpt_gb, dataset_gb;  /* the same in GB, as storage is priced */
     double tokens, steps;        /* per run: tokens x epochs, and optimizer steps of batch_tokens */
+    double raw_data;             /* B pulled and prepared once: raw_data_bytes, or dataset_raw_size */
+    double read_bytes;           /* B a run reads from storage: compressed, the cache's misses */
     shape shape;                 /* tco__shape_of */
     double active;               /* params_active, or params_total for a dense model */
     double model_fpt, hw_fpt;    /* FLOPs per token: as papers count them, as the run executes them */

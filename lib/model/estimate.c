@@ -224,9 +224,9 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
      * prepared once, on CPU nodes and through the internet's ingress and a
      * NAT; the runs' reads that reach storage, by the request. All follow
      * use. */
-    double raw = W(RAW_DATA_BYTES) > 0 ? W(RAW_DATA_BYTES) : dataset_raw_size(w);
+    double raw = w->d.raw_data;
     e->data_stored_bytes = w->d.dataset;
-    e->data_read_requests = r->runs * r->read_bytes / W(DATA_OBJECT_BYTES);
+    e->data_read_requests = r->runs * w->d.read_bytes / W(DATA_OBJECT_BYTES);
     e->preprocess_cost = raw / 1e12 * W(PREPROCESS_CPU_NODE_HOURS_PER_TB) * P(CPU_NODE_HOUR_PRICE);
     e->data_ingress_cost = raw / 1e9 * (P(INTERNET_INGRESS_PER_GB) + P(NAT_PER_GB));
     e->storage_request_cost = e->data_read_requests / 1000 * P(STORAGE_REQUEST_PER_1000);

@@ -52,7 +52,6 @@ typedef struct train_run {
     double attention_layers, attention_width; /* the shape the attention term used */
     layout lay;
     double compute_h, stall, work_h;
-    double read_bytes;                /* B a run reads from storage: compressed, the cache's misses */
     double spot_rate, mtbf;           /* reclaims per hour; the job's MTBF */
     double delta, restart, tau, wall; /* checkpoint pause, restart, interval, wall time */
     double daly;                      /* Daly's optimum interval for delta and the MTBF */

@@ -211,7 +211,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     double bw = T(STORAGE_HOT_GBPS) * 1e9 * 3600;           /* B per hour */
     /* The bytes a run reads from storage: compressed, less the cache's hits
      * (doc/model.md, section 23). */
-    double data = tokens * W(BYTES_PER_TOKEN) * W(DATA_COMPRESSION_RATIO) * (1 - W(DATA_CACHE_HIT_RATE));
+    double data = w->d.read_bytes;
     /* A tier that serves at most storage_hot_iops requests a second takes
      * at least requests / IOPS to read them, whatever its bandwidth. */
     double iops_h = T(STORAGE_HOT_IOPS) > 0 ? data / W(DATA_OBJECT_BYTES) / (T(STORAGE_HOT_IOPS) * 3600) : 0;
@@ -316,7 +316,6 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     r->rates = rate;
     r->ckpt = ckpt;
     r->tokens = tokens;
-    r->read_bytes = data;
     r->hot_need = hot_need;
     r->hot_cap = hot_cap;
     r->flops = flops;

@@ -304,13 +304,13 @@ static int exact_reals(const unsigned char *data, size_t len, const char *path)
             double x = n > 0 ? strtod(text, NULL) : 0;
             /* Up to DBL_DIG digits come back, unless the number fell below
              * the normal range (1e-400 reads as 0). */
-            if (n > 15 || (n > 0 && fabs(x) < DBL_MIN)) {
-                char exp[MAX_DIGITS + 16];
-                snprintf(exp, sizeof exp, "%.*e", n - 1, x);
-                int m = significant_digits(back, MAX_DIGITS, exp, strlen(exp));
+            if (n > DBL_DIG || (n > 0 && fabs(x) < DBL_MIN)) {
+                char back_text[MAX_DIGITS + 16];
+                snprintf(back_text, sizeof back_text, "%.*e", n - 1, x);
+                int m = significant_digits(back, MAX_DIGITS, back_text, strlen(back_text));
                 if (m != n || memcmp(written, back, (size_t)n) != 0) {
-                    int p = 1; /* the shortest text that reads as x */
-                    while (p < 17 && (snprintf(exp, sizeof exp, "%.*g", p, x), strtod(exp, NULL) != x))
+                    int p = 1; /* the shortest text that reads as x (17 digits always do) */
+                    while (p < 17 && (snprintf(back_text, sizeof back_text, "%.*g", p, x), strtod(back_text, NULL) != x))
                         p++;
                     say("%s:%d:%zu: the number %s does not fit a double as written: it reads as %.*g (%s); "
                         "write that instead", path, line, i - line_start + 1, text, p,

@@ -2,6 +2,7 @@
 keys, for people), and fingerprints (doc/format.md)."""
 import json
 import os
+import sys
 
 from ._native import ffi, lib
 from .errors import check, new_error
@@ -104,7 +105,7 @@ def _exact_float(text):
     """A JSON real whose digits its double gives back, as the command has it
     (doc/format.md): 0.1 reads back as 0.1, 1.00000000000000011 would not."""
     x, digits = float(text), _digits(text)
-    if digits and (len(digits) > 15 or abs(x) < 2.2250738585072014e-308) and \
+    if digits and (len(digits) > sys.float_info.dig or abs(x) < sys.float_info.min) and \
             _digits(f"{x:.{len(digits) - 1}e}") != digits:
         raise ValueError(f"the number {text} does not fit a double as written: it reads as {x!r} "
                          f"({'it is below the smallest double, 4.9e-324' if x == 0 else 'its last digits are lost'}); "
