@@ -110,14 +110,26 @@ def cdef_from_header(text):
 
 ffibuilder = FFI()
 _includes, _search, _libdirs, _rpath = _where()
+# Helpers compiled into the extension (none is in libtco): the header's
+# version, and the estimate of tco.estimate() into a struct of this
+# header's size, whose size field C sets (cheaper than a write through
+# cffi), with no error struct (the path that succeeds makes none).
+_HELPERS = """
+static const char *tco_version_header(void) { return TCO_VERSION_STRING; }
+static int tcopy_estimate(tco_estimate *out, const tco_topology *t, const tco_workload *w, const tco_pricing *p)
+{
+    out->size = sizeof *out;
+    return tco_estimate_compute(out, t, w, p, NULL);
+}
+"""
 ffibuilder.cdef(
     cdef_from_header(_header(_search, "tco_version.h") + _header(_search, "tco.h"))
     + "\nconst char *tco_version_header(void);\n"
+    + "int tcopy_estimate(tco_estimate *out, const tco_topology *t, const tco_workload *w, const tco_pricing *p);\n"
 )
 ffibuilder.set_source(
     "tco._native",
-    "#include <tco.h>\n"
-    "static const char *tco_version_header(void) { return TCO_VERSION_STRING; }\n",
+    "#include <tco.h>\n" + _HELPERS,
     include_dirs=_includes,
     library_dirs=_libdirs,
     libraries=["tco"],
