@@ -9,6 +9,7 @@ from operator import attrgetter, itemgetter
 from ._native import ffi, lib
 from .display import html_table, money, money_axis
 from .errors import check, new_error
+from .handles import check_handles
 
 
 @dataclass(frozen=True)
@@ -293,7 +294,12 @@ _new, _compute, _compute_sized, _bare = ffi.new, lib.tco_estimate_compute, lib.t
 def estimate(topology, workload, pricing):
     """Prices a training scenario: an Estimate."""
     out = _new(_ESTIMATE_P)
-    if _compute_sized(out, topology._ptr, workload._ptr, pricing._ptr):
+    try:
+        rc = _compute_sized(out, topology._ptr, workload._ptr, pricing._ptr)
+    except (AttributeError, TypeError):  # not three handles: say which (free on the path that succeeds)
+        check_handles(topology, workload, pricing, "estimate(): ")
+        raise
+    if rc:
         # again for the message: the computation is pure, so it fails the
         # same way, and the path that succeeds makes no error struct
         err = new_error()
