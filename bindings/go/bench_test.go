@@ -241,12 +241,12 @@ func BenchmarkCgoCall(b *testing.B) {
 // block is how many calls versus times at once.
 const block = 1024
 
-// versus runs inGo and bare in alternating blocks of the same calls (each
-// is given the first of block singles, from 0 to singleCount-block), so
-// that both see the same machine, and reports the medians of ns/go,
-// ns/bare and of their ratio over the pairs of blocks: the binding's own
-// cost. Medians, because a shared machine takes the processor away in the
-// middle of some blocks.
+// versus runs inGo and bare in alternating blocks of block calls, both
+// given the index of the block's first single (so that both price the
+// same ones) and so both seeing the same machine, and reports the medians
+// of ns/go, ns/bare and of their ratio over the pairs of blocks: the
+// binding's own cost. Medians, because a shared machine takes the
+// processor away in the middle of some blocks.
 func versus(b *testing.B, inGo, bare func(first int)) {
 	const samples = 1 << 16
 	g, c, ratio := make([]float64, 0, samples), make([]float64, 0, samples), make([]float64, 0, samples)
