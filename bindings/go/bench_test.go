@@ -81,19 +81,11 @@ func BenchmarkPlacementPrice(b *testing.B) {
 			b.Fatal("a bare call failed")
 		}
 	})
-	// Price against the bare cgo call in alternating blocks of the same
-	// 1,024 placements, so that both see the same machine: the medians of
-	// ns/go, ns/bare and of their ratio over the pairs of blocks (the
-	// binding's own cost; target 1.5 at most). Medians, because a shared
-	// machine takes the processor away in the middle of some blocks.
+	// Price against the bare cgo call (target: 1.5 times at most).
 	b.Run("go-vs-bare", func(b *testing.B) {
 		b.ReportAllocs()
-		const block, samples = 1024, 1 << 16
-		inGo, bare, ratio := make([]float64, 0, samples), make([]float64, 0, samples), make([]float64, 0, samples)
 		sink := 0.0
-		for i := 0; b.Loop(); i++ {
-			first := (i * block) % singleCount
-			t0 := time.Now()
+		versus(b, func(first int) {
 			for k := first; k < first+block; k++ {
 				p, err := bench.pools.Price(s.Topology, s.Pricing, &bench.jobs[k], &bench.singles[k])
 				if err != nil {
@@ -101,21 +93,14 @@ func BenchmarkPlacementPrice(b *testing.B) {
 				}
 				sink += p.Cost
 			}
-			t1 := time.Now()
+		}, func(first int) {
 			for k := first; k < first+block; k++ {
 				sink += bench.c.PriceBare(k)
 			}
-			g, c := float64(t1.Sub(t0).Nanoseconds())/block, float64(time.Since(t1).Nanoseconds())/block
-			if len(ratio) < samples {
-				inGo, bare, ratio = append(inGo, g), append(bare, c), append(ratio, g/c)
-			}
-		}
+		})
 		if math.IsNaN(sink) {
 			b.Fatal("a bare call failed")
 		}
-		b.ReportMetric(medianOf(inGo), "ns/go")
-		b.ReportMetric(medianOf(bare), "ns/bare")
-		b.ReportMetric(medianOf(ratio), "go/bare")
 	})
 	b.Run("c", func(b *testing.B) {
 		b.ReportAllocs()
@@ -161,7 +146,7 @@ func BenchmarkPlacementBatch(b *testing.B) {
 func BenchmarkEstimate(b *testing.B) {
 	benchSetup(b)
 	s := bench.s
-	b.Run("go-Compute", func(b *testing.B) {
+	b.Run("go-ComputeInto", func(b *testing.B) {
 		b.ReportAllocs()
 		var e tco.Estimate
 		for b.Loop() {
@@ -170,13 +155,46 @@ func BenchmarkEstimate(b *testing.B) {
 			}
 		}
 	})
-	b.Run("go-ComputeScalars", func(b *testing.B) {
+	// Compute, which builds no maps, and ComputeScalars, into an Estimate
+	// of the caller's, against the bare cgo call.
+	b.Run("go-Compute-vs-bare", func(b *testing.B) {
+		b.ReportAllocs()
+		sink := 0.0
+		versus(b, func(int) {
+			for range block {
+				e, err := tco.Compute(s.Topology, s.Workload, s.Pricing)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink += e.Total
+			}
+		}, func(int) {
+			for range block {
+				sink += bench.c.EstimateCall()
+			}
+		})
+		if sink == 0 {
+			b.Fatal("not priced")
+		}
+	})
+	b.Run("go-ComputeScalars-vs-bare", func(b *testing.B) {
 		b.ReportAllocs()
 		var e tco.Estimate
-		for b.Loop() {
-			if err := tco.ComputeScalars(&e, s.Topology, s.Workload, s.Pricing); err != nil {
-				b.Fatal(err)
+		sink := 0.0
+		versus(b, func(int) {
+			for range block {
+				if err := tco.ComputeScalars(&e, s.Topology, s.Workload, s.Pricing); err != nil {
+					b.Fatal(err)
+				}
+				sink += e.Total
 			}
+		}, func(int) {
+			for range block {
+				sink += bench.c.EstimateCall()
+			}
+		})
+		if sink == 0 {
+			b.Fatal("not priced")
 		}
 	})
 	b.Run("cgo-call", func(b *testing.B) {
@@ -218,6 +236,34 @@ func BenchmarkCgoCall(b *testing.B) {
 			cref.NopPrice()
 		}
 	})
+}
+
+// block is how many calls versus times at once.
+const block = 1024
+
+// versus runs inGo and bare in alternating blocks of block calls, both
+// given the index of the block's first single (so that both price the
+// same ones) and so both seeing the same machine, and reports the medians
+// of ns/go, ns/bare and of their ratio over the pairs of blocks: the
+// binding's own cost. Medians, because a shared machine takes the
+// processor away in the middle of some blocks.
+func versus(b *testing.B, inGo, bare func(first int)) {
+	const samples = 1 << 16
+	g, c, ratio := make([]float64, 0, samples), make([]float64, 0, samples), make([]float64, 0, samples)
+	for i := 0; b.Loop(); i++ {
+		first := (i * block) % singleCount
+		t0 := time.Now()
+		inGo(first)
+		t1 := time.Now()
+		bare(first)
+		x, y := float64(t1.Sub(t0).Nanoseconds())/block, float64(time.Since(t1).Nanoseconds())/block
+		if len(ratio) < samples {
+			g, c, ratio = append(g, x), append(c, y), append(ratio, x/y)
+		}
+	}
+	b.ReportMetric(medianOf(g), "ns/go")
+	b.ReportMetric(medianOf(c), "ns/bare")
+	b.ReportMetric(medianOf(ratio), "go/bare")
 }
 
 // medianOf is the median of v (sorting it).

@@ -92,6 +92,7 @@ func TestCompareIsC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		e.FillMaps()
 		if !same(a.Total, e.Total) || !same(a.CostPerMillionTokens, e.CostPerMillionTokens) ||
 			!reflect.DeepEqual(a.Costs, e.Costs) || a.ScenarioFingerprint != e.ScenarioFingerprint {
 			t.Errorf("option %d: total %v, estimate %v", i, a.Total, e.Total)
@@ -309,6 +310,7 @@ func TestSensitivityRowsAreEstimates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		e.FillMaps()
 		return e
 	}
 	byName := map[string]tco.Swing{}

@@ -47,9 +47,13 @@
 //
 // # Results
 //
-// Compute gives an Estimate whose maps are keyed by the library's names
-// (Categories, WasteKinds, EstimateFields), so a category or field added by
-// a newer library appears without a new version of this package.
+// Compute gives an Estimate with typed fields (Total, WallHours...);
+// Estimate.Cost and Estimate.Field read any category or scalar field by
+// the library's name (Categories, EstimateFields), so a category or field
+// added by a newer library appears without a new version of this package.
+// Its maps (Costs, Waste, Fixed, Fields) are built on request, by FillMaps
+// or ComputeInto: Compute leaves them nil, for they cost several times the
+// computation.
 // Estimate.Flags holds the bits by which the library says what it assumed
 // or which input set a figure; Assumptions names those set, with the
 // library's names (EstimateFlags lists them all). Sweep prices a slice of

@@ -164,19 +164,27 @@ func byCategory[T float64 | Cents, E C.double | C.int64_t](v *[C.TCO_CATEGORY_SL
 // WasteKinds lists the names of the kinds of waste, in order.
 func WasteKinds() []string { return append([]string(nil), estimateLayout().wastes...) }
 
-// Estimate is what a training scenario costs. Every map is keyed by the
-// library's names, read at run time (Categories, WasteKinds,
-// EstimateFields), so a category or field added by a newer library shows up
-// without changing this package. Amounts are in the pricing table's
-// currency, times in hours.
+// Estimate is what a training scenario costs. Amounts are in the pricing
+// table's currency, times in hours.
+//
+// The typed fields (Total, WallHours...) are always set; Cost and Field
+// read any category or scalar field by the library's name. The maps are
+// built on request, since building them costs several times the
+// computation: FillMaps builds them, and ComputeInto, SweepResult.Estimate
+// and ComputeOptimal's estimate have them built; Compute, Scenario.Estimate
+// and ComputeScalars leave them nil, and a nil map reads 0 for every name.
+// Every map is keyed by the library's names, read at run time (Categories,
+// WasteKinds, EstimateFields), so a category or field added by a newer
+// library shows up without changing this package.
 type Estimate struct {
 	Total float64            // the sum of Costs
-	Costs map[string]float64 // by category ("compute", "power"... "waste")
-	Waste map[string]float64 // by kind ("idle", "failures"...); sums to Costs["waste"]
+	Costs map[string]float64 // by category ("compute", "power"... "waste"); nil until FillMaps
+	Waste map[string]float64 // by kind ("idle", "failures"...); sums to Costs["waste"]; nil until FillMaps
 	// Fixed is the part of Costs paid whether the cluster works or not, by
 	// category; it sums to Fields["fixed_total"], and the rest follows use.
+	// Nil until FillMaps.
 	Fixed  map[string]float64
-	Fields map[string]float64 // every scalar field by name ("wall_hours", "goodput"...), Total included
+	Fields map[string]float64 // every scalar field by name ("wall_hours", "goodput"...), Total included; nil until FillMaps
 
 	// A few fields typed for convenience (also in Fields, or in Uint64Fields
 	// for the integers).
@@ -214,7 +222,9 @@ func (e *Estimate) fill(raw *C.tco_estimate) {
 
 // scalars keeps the C estimate and sets the typed fields from it.
 func (e *Estimate) scalars(raw *C.tco_estimate) {
-	e.raw = *raw
+	if raw != &e.raw {
+		e.raw = *raw
+	}
 	e.Total = float64(raw.total)
 	e.WallHours = float64(raw.wall_hours)
 	e.ComputeHours = float64(raw.compute_hours)
@@ -228,8 +238,8 @@ func (e *Estimate) scalars(raw *C.tco_estimate) {
 }
 
 // FillMaps builds Costs, Fixed, Waste and Fields from the estimate
-// computed, reusing e's maps: what ComputeScalars leaves out, when it is
-// wanted after all. Compute and ComputeInto have called it already.
+// computed, reusing e's maps: what Compute and ComputeScalars leave out,
+// when it is wanted after all. ComputeInto has called it already.
 func (e *Estimate) FillMaps() {
 	l := estimateLayout()
 	raw := &e.raw
@@ -284,12 +294,74 @@ func (e *Estimate) Uint64Fields() map[string]uint64 {
 	return out
 }
 
+// Cost is the cost of one category ("compute"...; Categories lists them),
+// read from the estimate without the maps.
+func (e *Estimate) Cost(category string) (float64, error) {
+	if err := e.computed(); err != nil {
+		return 0, err
+	}
+	c, err := categoryIndex(category)
+	if err != nil {
+		return 0, err
+	}
+	return float64(e.raw.cost[c]), nil
+}
+
+// Field is one scalar field by its EstimateFields name ("wall_hours"...),
+// read from the estimate without the maps.
+func (e *Estimate) Field(name string) (float64, error) {
+	if err := e.computed(); err != nil {
+		return 0, err
+	}
+	off, err := doubleField(name)
+	if err != nil {
+		return 0, err
+	}
+	return *(*float64)(unsafe.Add(unsafe.Pointer(&e.raw), off)), nil
+}
+
+// computed is nil for an estimate this package computed, else the error
+// (a zero Estimate would read 0 for everything).
+func (e *Estimate) computed() error {
+	if e == nil {
+		return errArg(StatusNull, "estimate", "the estimate must not be nil")
+	}
+	if e.raw.size == 0 {
+		return errArg(StatusSize, "estimate", "the estimate was not computed by this package")
+	}
+	return nil
+}
+
+// categoryIndex is the slot of a category in the C arrays, or the error
+// naming it.
+func categoryIndex(category string) (int, error) {
+	for c, cat := range estimateLayout().categories {
+		if cat.Name == category {
+			return c, nil
+		}
+	}
+	return 0, errArg(StatusUnknownParam, category, "no cost category is named \""+category+"\"")
+}
+
+// doubleField is the offset of a FieldDouble field in tco_estimate, or the
+// error naming it.
+func doubleField(name string) (uintptr, error) {
+	for _, f := range estimateLayout().fields {
+		if f.Name == name && f.Type == FieldDouble {
+			return f.offset, nil
+		}
+	}
+	return 0, errArg(StatusUnknownParam, name, "no numeric estimate field is named \""+name+"\"")
+}
+
 // Compute prices a training scenario: the cost by category, the waste, the
-// time and the unit economics. The three handles may be shared with other
+// time and the unit economics. It sets the typed fields and leaves the maps
+// nil (Cost and Field read any category or field without them; FillMaps
+// builds them, or ComputeInto). The three handles may be shared with other
 // goroutines.
 func Compute(t *Topology, w *Workload, p *Pricing) (*Estimate, error) {
 	e := &Estimate{}
-	if err := ComputeInto(e, t, w, p); err != nil {
+	if err := compute(e, t, w, p); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -306,10 +378,9 @@ func ComputeInto(e *Estimate, t *Topology, w *Workload, p *Pricing) error {
 	return nil
 }
 
-// ComputeScalars is ComputeInto without the maps, for loops that read the
-// typed fields (Total, WallHours, Flags...) alone: Costs, Fixed, Waste and
-// Fields are left nil until FillMaps builds them from this estimate. On
-// failure e is unchanged.
+// ComputeScalars is ComputeInto without the maps, Compute into an
+// Estimate the caller owns: Costs, Fixed, Waste and Fields are left nil
+// until FillMaps builds them from this estimate. On failure e is unchanged.
 func ComputeScalars(e *Estimate, t *Topology, w *Workload, p *Pricing) error {
 	if err := compute(e, t, w, p); err != nil {
 		return err
@@ -327,28 +398,31 @@ func compute(e *Estimate, t *Topology, w *Workload, p *Pricing) error {
 	if err != nil {
 		return err
 	}
-	var raw C.tco_estimate
-	raw.size = C.size_t(unsafe.Sizeof(raw))
-	rc := C.tcogo_estimate(&raw, cHandle(unsafe.Pointer(ct)), cHandle(unsafe.Pointer(cw)), cHandle(unsafe.Pointer(cp)), nil)
+	// Straight into e's C struct (no copy of it): C leaves it untouched on
+	// failure, and the size is put back.
+	raw, size := &e.raw, e.raw.size
+	raw.size = C.size_t(unsafe.Sizeof(*raw))
+	rc := C.tcogo_estimate(raw, cHandle(unsafe.Pointer(ct)), cHandle(unsafe.Pointer(cw)), cHandle(unsafe.Pointer(cp)), nil)
 	if rc != 0 {
 		// Again for the message: the computation is pure, so it fails the
 		// same way, and the success path passes no error struct.
 		ce := newCErr()
-		rc = C.tcogo_estimate(&raw, cHandle(unsafe.Pointer(ct)), cHandle(unsafe.Pointer(cw)), cHandle(unsafe.Pointer(cp)), &ce)
+		rc = C.tcogo_estimate(raw, cHandle(unsafe.Pointer(ct)), cHandle(unsafe.Pointer(cw)), cHandle(unsafe.Pointer(cp)), &ce)
 		runtime.KeepAlive(t)
 		runtime.KeepAlive(w)
 		runtime.KeepAlive(p)
+		raw.size = size
 		return failure(rc, &ce)
 	}
 	runtime.KeepAlive(t)
 	runtime.KeepAlive(w)
 	runtime.KeepAlive(p)
-	e.scalars(&raw)
+	e.scalars(raw)
 	return nil
 }
 
-// Total is the total cost of a scenario alone: Compute without building
-// the maps, for loops that only compare totals.
+// Total is the total cost of a scenario alone, without an Estimate: for
+// loops that only compare totals.
 func Total(t *Topology, w *Workload, p *Pricing) (float64, error) {
 	ct, cw, cp, err := handles(t, w, p)
 	if err != nil {
@@ -372,13 +446,10 @@ func Total(t *Topology, w *Workload, p *Pricing) (float64, error) {
 // EstimateFields names; doc/format.md), byte for byte what the C library
 // and the tco command write.
 func (e *Estimate) MarshalCBOR() ([]byte, error) {
-	if e == nil {
-		return nil, errArg(StatusNull, "estimate", "the estimate must not be nil")
+	if err := e.computed(); err != nil {
+		return nil, err
 	}
 	raw := e.raw
-	if raw.size == 0 {
-		return nil, errArg(StatusSize, "estimate", "the estimate was not computed by this package")
-	}
 	var n C.size_t
 	ce := newCErr()
 	if rc := C.tco_estimate_save_cbor(nil, 0, &n, &raw, &ce); rc != 0 {
@@ -433,30 +504,28 @@ func (r *SweepResult) Totals() []float64 {
 // Field is one scalar field (an EstimateFields name) of every variation,
 // as a column (0 where a variation failed).
 func (r *SweepResult) Field(name string) ([]float64, error) {
-	for _, f := range estimateLayout().fields {
-		if f.Name == name && f.Type == FieldDouble {
-			out := make([]float64, len(r.raw))
-			for i := range r.raw {
-				out[i] = *(*float64)(unsafe.Add(unsafe.Pointer(&r.raw[i]), f.offset))
-			}
-			return out, nil
-		}
+	off, err := doubleField(name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, errArg(StatusUnknownParam, name, "no numeric estimate field is named \""+name+"\"")
+	out := make([]float64, len(r.raw))
+	for i := range r.raw {
+		out[i] = *(*float64)(unsafe.Add(unsafe.Pointer(&r.raw[i]), off))
+	}
+	return out, nil
 }
 
 // Cost is one category's cost ("compute"...) of every variation.
 func (r *SweepResult) Cost(category string) ([]float64, error) {
-	for c, cat := range estimateLayout().categories {
-		if cat.Name == category {
-			out := make([]float64, len(r.raw))
-			for i := range r.raw {
-				out[i] = float64(r.raw[i].cost[c])
-			}
-			return out, nil
-		}
+	c, err := categoryIndex(category)
+	if err != nil {
+		return nil, err
 	}
-	return nil, errArg(StatusUnknownParam, category, "no cost category is named \""+category+"\"")
+	out := make([]float64, len(r.raw))
+	for i := range r.raw {
+		out[i] = float64(r.raw[i].cost[c])
+	}
+	return out, nil
 }
 
 // Sweep prices len(values) variations of a scenario in one call, variation

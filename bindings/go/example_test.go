@@ -45,6 +45,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	currency, _ := prices.GetText("currency")
+	e.FillMaps() // Costs, Waste, Fixed and Fields, which Compute leaves out
 	for _, c := range tco.Categories() {
 		fmt.Printf("%-10s %14.0f %s\n", c.Name, e.Costs[c.Name], currency)
 	}

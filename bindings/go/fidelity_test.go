@@ -26,6 +26,7 @@ func estimate(t *testing.T, opts ...tco.Option) *tco.Estimate {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.FillMaps()
 	return e
 }
 

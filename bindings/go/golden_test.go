@@ -55,6 +55,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			e.FillMaps()
 			fp, err := s.Fingerprint()
 			if err != nil || fp != e.ScenarioFingerprint {
 				t.Errorf("fingerprint %x, estimate's %x (%v)", fp, e.ScenarioFingerprint, err)

@@ -29,6 +29,7 @@ func TestPipelineHandWorked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.FillMaps()
 	d := tco.DefaultPipelineRequest()
 	if d.DedupKeptShare != 1 || d.CompressionRatio != 1 || d.PrefetchDepth != 2 || d.ObjectBytes != 16777216 {
 		t.Fatalf("%+v", d)

@@ -159,7 +159,11 @@ func TestProgrammePipelineAndServing(t *testing.T) {
 		t.Fatal(err)
 	}
 	web, pre, sv := g.Stages[0], g.Stages[1], g.Stages[2]
-	reads := a.Fields["tokens"] * 4 * 0.8 / (1 << 24) / 1000 * 0.0004 // the tokens read, 4 B each, compressed
+	tokens, err := a.Field("tokens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := tokens * 4 * 0.8 / (1 << 24) / 1000 * 0.0004 // the tokens read, 4 B each, compressed
 	if !near(web.EndHours, 400, 1e-15) || !near(web.CPUNodeHours, 20000, 1e-15) ||
 		!near(web.Costs["compute"], 40000, 1e-15) || !near(web.Costs["network"], 90000, 1e-15) ||
 		!near(web.Costs["storage"], reads, 1e-14) || !near(web.StoreGB, 800000, 1e-15) || web.Accelerators != 0 {

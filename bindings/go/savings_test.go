@@ -24,12 +24,14 @@ func TestSavingMetricsIntervalHandWorked(t *testing.T) {
 	}
 	defer s.Close()
 	before, _ := s.Estimate()
+	before.FillMaps()
 	cut, err := tco.NewScenario(tco.Set("metrics_interval_seconds", 60))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cut.Close()
 	after, _ := cut.Estimate()
+	after.FillMaps()
 	o, err := s.WeighSaving(tco.DefaultSaving(tco.SavingMetricsInterval, 60))
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +69,7 @@ func TestSavingFewerReplicasFlagged(t *testing.T) {
 	}
 	defer s.Close()
 	before, _ := s.Estimate()
+	before.FillMaps()
 	q := tco.DefaultSaving(tco.SavingFewerReplicas, 2)
 	q.ReplicaAvailability = 0.9
 	o, err := s.WeighSaving(q)
@@ -168,6 +171,7 @@ func TestSavingSmallerBaselineAndIdleReclaim(t *testing.T) {
 	}
 	// the timeout from 1 h to 0.5 h, gaps of 1 h: e^-0.5 - e^-1 more releases
 	before, _ := s.Estimate()
+	before.FillMaps()
 	q = tco.DefaultSaving(tco.SavingIdleReclaim, 0.5)
 	q.IdleTimeoutHours, q.IdlePeriods = 1, 10
 	job, more := before.Fields["job_accelerators"], math.Exp(-0.5)-math.Exp(-1)

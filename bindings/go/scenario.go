@@ -310,7 +310,8 @@ func (s *Scenario) Fingerprint() (uint64, error) {
 	return ScenarioFingerprint(s.Topology, s.Workload, s.Pricing)
 }
 
-// Estimate prices the scenario (Compute).
+// Estimate prices the scenario (Compute: the maps are left nil until
+// FillMaps).
 func (s *Scenario) Estimate() (*Estimate, error) {
 	if s == nil {
 		return nil, errClosed("scenario")

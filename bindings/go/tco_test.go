@@ -284,6 +284,7 @@ func TestEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.FillMaps()
 	cats := tco.Categories()
 	if len(cats) < 12 || cats[0].Name != "compute" || cats[len(cats)-1].Name != "waste" {
 		t.Fatalf("categories %v", cats)
@@ -379,6 +380,7 @@ func TestSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		want.FillMaps()
 		got, err := r.Estimate(i)
 		if err != nil {
 			t.Fatal(err)

@@ -117,7 +117,11 @@ func TestComputeOptimalChinchilla(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	budget := 5.76e23 * e.Total / e.Fields["train_flops"]
+	trainFLOPs, err := e.Field("train_flops")
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := 5.76e23 * e.Total / trainFLOPs
 	for _, c := range []struct {
 		fit  tco.Fit
 		n, d float64

@@ -21,6 +21,7 @@ def _struct_dtype(ctype):
 
 
 JOB_DTYPE = _struct_dtype("tco_job")
+_INT64 = np.dtype(np.int64)  # native byte order
 
 
 def _fill(ctype, values, what):
@@ -115,6 +116,10 @@ def jobs_array(jobs):
 def _whole(a, name):
     """a (an array) as int32, or the error C and Go give: no bools, no
     texts, no fractions, nothing outside int32 (never cast silently)."""
+    if a.dtype == _INT64 and a.flags.c_contiguous:  # numpy's integers: checked and narrowed in one pass
+        out = np.empty(a.shape, np.int32)
+        if not lib.tcopy_narrow(ffi.from_buffer("int32_t[]", out), ffi.from_buffer("int64_t[]", a), a.size):
+            return out
     if a.dtype == np.bool_ or a.dtype.kind not in "iuf":
         raise ParameterTypeError(f"{name}: expected whole numbers, not {a.dtype}", param=name)
     if a.dtype.kind == "f" and a.size and not (np.isfinite(a).all() and (a == np.floor(a)).all()):

@@ -9,6 +9,7 @@ from operator import attrgetter, itemgetter
 from ._native import ffi, lib
 from .display import html_table, money, money_axis
 from .errors import check, new_error
+from .handles import check_handles
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,6 @@ class Estimate(Result):
 
 _DOUBLE_P = ffi.typeof("double *")
 _ESTIMATE_P = ffi.typeof("tco_estimate *")
-_ESTIMATE_SIZE = ffi.sizeof("tco_estimate")
 _MEMBERS = dict(ffi.typeof("tco_estimate").fields)
 
 
@@ -288,14 +288,18 @@ def _unpacker():
 
 _ORDER = dict.fromkeys(f.name for f in ESTIMATE_FIELDS)
 _UNPACK, _SCALARS, _PICK_SCALARS, _MAPS = _unpacker()
-_compute, _bare = lib.tco_estimate_compute, object.__new__
+_new, _compute, _compute_sized, _bare = ffi.new, lib.tco_estimate_compute, lib.tcopy_estimate, object.__new__
 
 
 def estimate(topology, workload, pricing):
     """Prices a training scenario: an Estimate."""
-    out = ffi.new(_ESTIMATE_P)
-    out.size = _ESTIMATE_SIZE
-    if _compute(out, topology._ptr, workload._ptr, pricing._ptr, ffi.NULL):
+    out = _new(_ESTIMATE_P)
+    try:
+        rc = _compute_sized(out, topology._ptr, workload._ptr, pricing._ptr)
+    except (AttributeError, TypeError):  # not three handles: say which (free on the path that succeeds)
+        check_handles(topology, workload, pricing, "estimate(): ")
+        raise
+    if rc:
         # again for the message: the computation is pure, so it fails the
         # same way, and the path that succeeds makes no error struct
         err = new_error()

@@ -85,3 +85,12 @@ def test_sweep_needs_an_array(scenario):
 def test_version():
     assert tco.__version__.startswith("1.")
     assert math.isfinite(tco.estimate(tco.Topology(), tco.Workload(), tco.Pricing()).total)
+
+
+@pytest.mark.parametrize("at, wrong, expected", [(0, 1, "Topology"), (1, None, "Workload"), (2, "p", "Pricing"),
+                                                 (0, tco.Workload(), "Topology")])
+def test_estimate_names_a_wrong_handle(at, wrong, expected):
+    args = [tco.Topology(), tco.Workload(), tco.Pricing()]
+    args[at] = wrong
+    with pytest.raises(TypeError, match=f"estimate\\(\\): expected a tco.{expected}, not {type(wrong).__name__}"):
+        tco.estimate(*args)
