@@ -294,8 +294,8 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->hardware_flops_per_token = r->hw_fpt;
     e->attention_term_layers = r->attention_layers;
     e->attention_term_width = r->attention_width;
-    e->achieved_mfu = r->flops / (r->n * r->peak * r->compute_h * 3600);
-    e->achieved_hfu = r->hw_flops / (r->n * r->peak * r->compute_h * 3600);
+    e->achieved_mfu = r->mfu;
+    e->achieved_hfu = r->hfu;
     e->model_flops_per_accelerator = r->flops / (r->n * r->compute_h * 3600);
     e->sharded_state_bytes = r->lay.state;
     e->activation_bytes = r->lay.activations;

@@ -51,6 +51,7 @@ typedef struct train_run {
     double model_fpt, hw_fpt;         /* FLOPs per token: model, hardware */
     double attention_layers, attention_width; /* the shape the attention term used */
     layout lay;
+    double mfu, hfu;                  /* the utilisations achieved */
     double compute_h, stall, work_h;
     double spot_rate, mtbf;           /* reclaims per hour; the job's MTBF */
     double delta, restart, tau, wall; /* checkpoint pause, restart, interval, wall time */

@@ -62,8 +62,8 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
      * (core/check.c). */
     double total = w->d.params_share;
     double weights = 2, grads = W(GRADIENT_BYTES), optimizer = max_of(0, W(CHECKPOINT_BYTES_PER_PARAM) - 2);
-    l->state = total * (weights / (zero >= 3 ? dp : 1) + grads / (zero >= 2 ? dp : 1) +
-                        optimizer / (zero >= 1 ? dp : 1));
+    l->state = total * ((zero >= 3 ? weights / dp : weights) + (zero >= 2 ? grads / dp : grads) +
+                        (zero >= 1 ? optimizer / dp : optimizer)); /* no division by 1 */
 
     l->activations = w->d.activations;
     /* The state is a fact of the model and the sharding: past the memory,
@@ -292,7 +292,8 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     rc = layout_of(&lay, &flags, t, w, sh, n, per_node, model_parallel, peak, memory, err);
     if (rc)
         return rc;
-    if (flops / (n * peak * compute_h * 3600) > lay.mfu_ceiling)
+    double mfu = flops / (n * peak * compute_h * 3600);
+    if (mfu > lay.mfu_ceiling)
         flags |= TCO_FLAG_MFU_ABOVE_CEILING;
 
     /* Accelerator-hours: every billed hour is useful or one kind of waste. */
@@ -325,6 +326,8 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     r->attention_layers = sh->layers;
     r->attention_width = sh->width;
     r->lay = lay;
+    r->mfu = mfu;
+    r->hfu = hfu;
     r->restart_h = restart_h;
     r->lost_h = lost_h;
     r->flags = flags;
