@@ -291,7 +291,9 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     /* Daly's model, split: work_h/tau segments see e^((tau+pause)/M) - 1
      * failures each, and a restart may fail too, so each costs M (e^(R/M) - 1). */
     double restart_h = failing ? segments * per_segment * mtbf * per_restart : 0;
-    double lost_h = failing ? wall - work_h - ckpt_h - restart_h : 0;
+    /* What is left of the wall time: never below 0, where rounding leaves
+     * a residue of the last bits of a wall time with few failures. */
+    double lost_h = failing ? max_of(0, wall - work_h - ckpt_h - restart_h) : 0;
     double failures = failing ? wall * failure_rate : 0;
     double retry_h = wall * w->d.retry_factor;
     double runs = W(RUNS);
@@ -310,7 +312,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     double billed = N * held, useful = n * compute_h * runs;
     double waste_h[TCO_WASTE_SLOTS] = { 0 };
     waste_h[TCO_WASTE_IDLE] = (N - n) * runs * (wall + retry_h) + N * W(QUEUE_WAIT_HOURS);
-    waste_h[TCO_WASTE_FAILURES] = n * runs * (wall - work_h - ckpt_h);
+    waste_h[TCO_WASTE_FAILURES] = n * runs * (restart_h + lost_h);
     waste_h[TCO_WASTE_DATA_STALLS] = n * runs * (work_h - compute_h);
     waste_h[TCO_WASTE_CHECKPOINTS] = n * runs * ckpt_h;
     waste_h[TCO_WASTE_RETRIES] = n * runs * retry_h;

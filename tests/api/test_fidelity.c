@@ -419,6 +419,9 @@ static void test_reliability_switches(void **state)
     SW(&s, TCO_P_COUNT_FAILURES, 0);
     tco_estimate e = scen_run(&s);
     assert_true(e.expected_failures == 0 && e.restart_hours == 0 && e.lost_work_hours == 0);
+    /* and nothing wasted on them: 0 exactly, not what rounding leaves of
+     * wall - work - checkpoints (1.7e-10 here once) */
+    assert_true(e.waste[TCO_WASTE_FAILURES] == 0);
     assert_rel(e.wall_hours, work + pause, 1e-14);
     assert_rel(e.checkpoint_overhead_hours, pause, 1e-14);
     assert_true(e.flags & TCO_FLAG_FAILURES_OFF);
