@@ -119,12 +119,14 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
 {
     /* Every field is written below: only the sums and the slots that no
      * category or waste uses start at zero (not the whole struct again). */
+    enum { CATEGORIES = TCO_CAT_WASTE + 1, WASTES = TCO_WASTE_RETRIES + 1 }; /* tco_category_count(), tco_waste_count() */
     tco_estimate *e = out;
     e->size = sizeof *e;
     e->total = e->fixed_total = 0;
-    memset(e->cost, 0, sizeof e->cost);
-    memset(e->waste, 0, sizeof e->waste);
-    memset(e->fixed, 0, sizeof e->fixed);
+    e->cost[TCO_CAT_WASTE] = 0;
+    memset(e->cost + CATEGORIES, 0, sizeof e->cost - CATEGORIES * sizeof e->cost[0]);
+    memset(e->waste + WASTES, 0, sizeof e->waste - WASTES * sizeof e->waste[0]);
+    memset(e->fixed + CATEGORIES, 0, sizeof e->fixed - CATEGORIES * sizeof e->fixed[0]);
 
     /* 3. Cost per category. Ownership: owned share o; of the rest, reserved,
      * spot and on demand. Rental rates include power, cooling and fabric. */
@@ -156,7 +158,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->fixed[TCO_CAT_COMPUTE] = compute_fixed * useful_share;
     e->fixed[TCO_CAT_POWER] = power_fixed * useful_share;
     e->fixed[TCO_CAT_COOLING] = cooling_fixed * useful_share;
-    for (int k = 0; k < TCO_WASTE_SLOTS; k++) {
+    for (int k = 0; k < WASTES; k++) {
         e->waste[k] = r->waste_h[k] * per_hour;
         e->cost[TCO_CAT_WASTE] += e->waste[k];
     }
@@ -239,7 +241,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     double one_off = tco__one_off(t, p, &hw, r->runs);
     e->cost[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->cost);
     e->fixed[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->fixed);
-    for (int c = 0; c <= TCO_CAT_WASTE; c++) { /* every category, tco_category_count() */
+    for (int c = 0; c < CATEGORIES; c++) {
         e->total += e->cost[c];
         e->fixed_total += e->fixed[c];
     }
