@@ -119,14 +119,16 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
 {
     /* Every field is written below: only the sums and the slots that no
      * category or waste uses start at zero (not the whole struct again). */
-    enum { CATEGORIES = TCO_CAT_WASTE + 1, WASTES = TCO_WASTE_RETRIES + 1 }; /* tco_category_count(), tco_waste_count() */
+    /* Copied from zeros rather than set: gcc sets these sizes with rep
+     * stos, whose start costs more than the stores. */
+    static const double zeros[TCO_CATEGORY_SLOTS];
     tco_estimate *e = out;
     e->size = sizeof *e;
     e->total = e->fixed_total = 0;
     e->cost[TCO_CAT_WASTE] = 0;
-    memset(e->cost + CATEGORIES, 0, sizeof e->cost - CATEGORIES * sizeof e->cost[0]);
-    memset(e->waste + WASTES, 0, sizeof e->waste - WASTES * sizeof e->waste[0]);
-    memset(e->fixed + CATEGORIES, 0, sizeof e->fixed - CATEGORIES * sizeof e->fixed[0]);
+    memcpy(e->cost + CATEGORIES, zeros, sizeof e->cost - CATEGORIES * sizeof e->cost[0]);
+    memcpy(e->waste + WASTES, zeros, sizeof e->waste - WASTES * sizeof e->waste[0]);
+    memcpy(e->fixed + CATEGORIES, zeros, sizeof e->fixed - CATEGORIES * sizeof e->fixed[0]);
 
     /* 3. Cost per category. Ownership: owned share o; of the rest, reserved,
      * spot and on demand. Rental rates include power, cooling and fabric. */

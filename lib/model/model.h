@@ -46,6 +46,10 @@ typedef struct layout {
     double mfu_ceiling;
 } layout;
 
+/* The categories and wastes there are: tco_category_count(),
+ * tco_waste_count(). */
+enum { CATEGORIES = TCO_CAT_WASTE + 1, WASTES = TCO_WASTE_RETRIES + 1 };
+
 /* What a scenario's run is, before any price: the derivation step that the
  * estimate and the capacity functions share. Hours unless named. */
 typedef struct train_run {
@@ -67,7 +71,7 @@ typedef struct train_run {
     double daly, young;               /* Daly's and Young's optimum intervals for delta and the MTBF */
     double ckpt_h, failures, restart_h, lost_h, retry_h, runs, held;
     double billed, useful;            /* accelerator-hours held, and useful */
-    double waste_h[TCO_WASTE_SLOTS];  /* accelerator-hours of each waste */
+    double waste_h[WASTES];           /* accelerator-hours of each waste */
     uint64_t flags;                   /* tco_estimate_flag bits */
 } train_run;
 

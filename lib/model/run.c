@@ -310,7 +310,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
 
     /* Accelerator-hours: every billed hour is useful or one kind of waste. */
     double billed = N * held, useful = n * compute_h * runs;
-    double waste_h[TCO_WASTE_SLOTS] = { 0 };
+    double waste_h[WASTES];
     waste_h[TCO_WASTE_IDLE] = (N - n) * runs * (wall + retry_h) + N * W(QUEUE_WAIT_HOURS);
     waste_h[TCO_WASTE_FAILURES] = n * runs * (restart_h + lost_h);
     waste_h[TCO_WASTE_DATA_STALLS] = n * runs * (work_h - compute_h);
