@@ -68,7 +68,6 @@ int tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const
     train_run r;
     memset(&r, 0, sizeof r);
     r.N = T(ACCELERATORS);
-    r.per_node = T(ACCELERATORS_PER_NODE);
     r.nodes = t->d.nodes;
     r.tdp = t->d.tdp;
     tco__rates(&r.rates, t, p);
@@ -118,9 +117,9 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
                        const tco_obj *p)
 {
     /* Every field is written below: only the sums and the slots that no
-     * category or waste uses start at zero (not the whole struct again). */
-    /* Copied from zeros rather than set: gcc sets these sizes with rep
-     * stos, whose start costs more than the stores. */
+     * category or waste uses start at zero (not the whole struct again),
+     * copied from zeros: gcc sets these sizes with rep stos, whose start
+     * costs more than the stores. */
     static const double zeros[TCO_CATEGORY_SLOTS];
     tco_estimate *e = out;
     e->size = sizeof *e;

@@ -264,7 +264,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
         stall = reading > floored ? 1 - compute_h / work_h : floor_share;
     }
     flags |= stall > floor_share ? TCO_FLAG_STALL_BANDWIDTH : floor_share > 0 ? TCO_FLAG_STALL_FLOOR : 0;
-    double per_peak_run = 1 / (n * peak * compute_h * 3600); /* of FLOPs the run would do at peak */
+    double per_peak_run = 1 / (n * peak * compute_h * 3600); /* 1 / the FLOPs of compute_h at peak */
     double hfu = hw_flops * per_peak_run;
     if (!(hfu <= 1))
         return tco__fail_param(err, TCO_E_INCONSISTENT, hfu_input(flags),
