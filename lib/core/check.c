@@ -46,6 +46,11 @@ static int topology_check(tco_obj *t, tco_error *err)
     d->bisection_tbps = d->nodes * T(NICS_PER_NODE) * T(NIC_GBPS) / 1000 / (2 * T(OVERSUBSCRIPTION));
     d->restart_h = T(RESTART_MINUTES) / 60;
     d->classes = tco__mix_classes(t);
+    /* Reciprocals, so that a computation multiplies by them. */
+    d->accel_failure_rate = 1 / T(ACCELERATOR_MTBF_HOURS);
+    d->node_failure_rate = 1 / T(NODE_MTBF_HOURS);
+    d->node_share = 1 / T(ACCELERATORS_PER_NODE);
+    d->nic_seconds_per_byte = d->nic > 0 ? 1 / d->nic : 0;
     return tco__fabric_size(&d->fabric, d->nodes * T(NICS_PER_NODE), T(SWITCH_RADIX), T(OVERSUBSCRIPTION), err);
 }
 
@@ -163,6 +168,16 @@ static int workload_check(tco_obj *w, tco_error *err)
     layout_inputs(&w->d, w);
     w->d.model_state = W(PARAMS_TOTAL) * (W(CHECKPOINT_BYTES_PER_PARAM) + W(GRADIENT_BYTES)) / model_parallel;
     w->d.log_kept_months = W(LOG_RETENTION_DAYS) / DAYS_PER_MONTH;
+    w->d.requests = w->d.read_bytes / W(DATA_OBJECT_BYTES);
+    w->d.retry_factor = W(RETRY_SHARE) / (1 - W(RETRY_SHARE));
+    w->d.work_per_compute = 1 / (1 - W(DATA_STALL_SHARE));
+    w->d.samples_per_accel_hour = W(METRICS_PER_ACCELERATOR) * 3600 / W(METRICS_INTERVAL_SECONDS);
+    double sequences = W(SEQ_LEN) * W(MICRO_BATCH_SEQUENCES);
+    w->d.micro_batches = sequences > 0 ? W(BATCH_TOKENS) / sequences : 0;
+    w->d.per_micro_batches = sequences > 0 ? sequences / W(BATCH_TOKENS) : 0;
+    w->d.per_run = 1 / W(RUNS);
+    w->d.per_million_tokens = 1e6 / (w->d.tokens * W(RUNS));
+    w->d.per_pflop_day = 1e15 * 86400 / (w->d.flops * W(RUNS));
     return TCO_OK;
 }
 
@@ -205,6 +220,7 @@ static int pricing_check(tco_obj *p, tco_error *err)
                      P(MIGRATION_PARALLEL_MONTHS) * P(MIGRATION_PARALLEL_COST_PER_MONTH);
     p->d.learning_staff = P(LEARNING_FTE_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12;
     p->d.listed = strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) == 0;
+    p->d.fte_per_node = 1 / P(NODES_PER_FTE);
     return TCO_OK;
 }
 

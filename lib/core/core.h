@@ -157,6 +157,9 @@ typedef struct derived {
     double bisection_tbps;       /* of the fabric */
     double restart_h;            /* restart_minutes in hours */
     unsigned classes;            /* the price classes its mix uses (tco__mix_classes) */
+    double accel_failure_rate, node_failure_rate; /* per hour of one: 1 / accelerator_mtbf_hours, node's */
+    double node_share;           /* an accelerator's of its node: 1 / accelerators_per_node */
+    double nic_seconds_per_byte; /* 1 / nic, 0 without NICs */
     /* a workload's */
     double ckpt, dataset;        /* B: checkpoint_size, dataset_size */
     double ckpt_gb, dataset_gb;  /* the same in GB, as storage is priced */
@@ -175,12 +178,21 @@ typedef struct derived {
                                   * bytes per parameter) / (tensor x pipeline) */
     double log_kept_months;      /* log_retention_days in months */
     uint64_t flags;              /* the tco_estimate_flag bits these set */
+    double requests;             /* storage read requests of a run: read_bytes / data_object_bytes */
+    double retry_factor;         /* hours retried per hour run: retry_share / (1 - retry_share) */
+    double work_per_compute;     /* at the stall floor: 1 / (1 - data_stall_share) */
+    double samples_per_accel_hour; /* metrics_per_accelerator x 3600 / metrics_interval_seconds */
+    double micro_batches, per_micro_batches; /* batch_tokens / (seq_len x micro_batch_sequences), its
+                                  * reciprocal (0 without seq_len): micro-batches a step, all pipelines */
+    double per_run, per_million_tokens, per_pflop_day; /* 1 / runs, 1e6 / (tokens x runs), 86400 x 1e15 /
+                                  * (FLOPs x runs): what a total multiplies into its cost per each */
     /* a pricing table's */
     annuity it, building;        /* over the IT's life and the facility's */
     double staff_hour;           /* cur per hour of an engineer's year */
     double migration;            /* cur, paid once: the move, its data, its engineers, the parallel run */
     double learning_staff;       /* cur, paid once: the engineers' months of learning */
     int listed;                  /* currency is LIST_CURRENCY: list prices may stand in */
+    double fte_per_node;         /* 1 / nodes_per_fte */
 } derived;
 
 struct tco_obj {
@@ -280,7 +292,7 @@ static inline double dataset_size(const tco_obj *w) /* B */
 static inline double checkpoint_write_hours(const tco_obj *t, const tco_obj *w)
 {
     double gbps = w->v[IX_CHECKPOINT_WRITE_GBPS] > 0 ? w->v[IX_CHECKPOINT_WRITE_GBPS] : t->v[IX_STORAGE_HOT_GBPS];
-    return checkpoint_size(w) / (gbps * 1e9) / 3600;
+    return checkpoint_size(w) / (gbps * 3.6e12); /* B / (B/s x s/h) */
 }
 
 /* fmax and fmin as C99 defines them (of a NaN and a number, the number),

@@ -199,18 +199,21 @@ int tco__kind_check(const tco_obj *o, int32_t kind, tco_error *err)
     return tco__fail(err, TCO_E_TYPE, "the %s given is a %s handle", kind_names[kind], is);
 }
 
+/* Why handle h, the i-th of the three, is not a frozen handle of its kind. */
+static int unfit_input(const tco_obj *h, int i, tco_error *err)
+{
+    if (!h)
+        return tco__fail(err, TCO_E_NULL, "%s must not be NULL", kind_names[i + 1]);
+    int rc = tco__kind_check(h, i + 1, err);
+    return rc ? rc : tco__fail(err, TCO_E_NOT_FROZEN, "the %s must be frozen first", kind_names[i + 1]);
+}
+
 int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err)
 {
     const tco_obj *h[3] = { t ? &t->o : NULL, w ? &w->o : NULL, p ? &p->o : NULL };
-    for (int i = 0; i < 3; i++) {
-        if (!h[i])
-            return tco__fail(err, TCO_E_NULL, "%s must not be NULL", kind_names[i + 1]);
-        int rc = tco__kind_check(h[i], i + 1, err);
-        if (rc)
-            return rc;
-        if (!h[i]->frozen)
-            return tco__fail(err, TCO_E_NOT_FROZEN, "the %s must be frozen first", kind_names[i + 1]);
-    }
+    for (int i = 0; i < 3; i++)
+        if (!h[i] || h[i]->kind != i + 1 || !h[i]->frozen) /* one test a handle; the reason apart */
+            return unfit_input(h[i], i, err);
     return TCO_OK;
 }
 

@@ -32,10 +32,10 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
     double automated = 1 - P(AUTOMATION_SHARE);
     h->staff_hour = p->d.staff_hour; /* staff_per_fte_year / staff_hours_per_fte_year */
     double deploy = automated * P(STAFF_HOURS_PER_NODE_DEPLOYED) * h->staff_hour;
-    h->accel_price = rate->capex + (P(CAPEX_PER_SERVER) + deploy) / r->per_node;
+    h->accel_price = rate->capex + (P(CAPEX_PER_SERVER) + deploy) * t->d.node_share;
     h->owned_per_year = owned_per_year(&owned, h->accel_price, P(RESIDUAL_SHARE));
-    h->it_kw = (r->N * r->tdp * W(POWER_DRAW_SHARE) + r->nodes * T(NODE_OVERHEAD_WATTS)) / 1000;
-    h->plant_kw = (r->N * r->tdp + r->nodes * T(NODE_OVERHEAD_WATTS)) / 1000; /* sized for full load */
+    h->it_kw = (r->N * r->tdp * W(POWER_DRAW_SHARE) + r->nodes * T(NODE_OVERHEAD_WATTS)) * 1e-3;
+    h->plant_kw = (r->N * r->tdp + r->nodes * T(NODE_OVERHEAD_WATTS)) * 1e-3; /* sized for full load */
     double cooling_price = T(COOLING) == COOLING_LIQUID ? P(COOLING_LIQUID_CAPEX_PER_KW)
                                                         : P(COOLING_AIR_CAPEX_PER_KW);
     /* The plant and the facility over the facility's life, with its
@@ -55,7 +55,7 @@ void tco__hardware(hardware *h, const train_run *r, const tco_obj *t, const tco_
     h->failures_per_hour = W(COUNT_FAILURES) != 0 ? t->d.cluster_failures : 0; /* counted at freeze */
     h->events_per_hour = automated * h->staff_hour *
                          (h->failures_per_hour * P(STAFF_HOURS_PER_FAILURE) +
-                          P(UPGRADES_PER_YEAR) * r->nodes * P(STAFF_HOURS_PER_NODE_UPGRADE) / HOURS_PER_YEAR);
+                          P(UPGRADES_PER_YEAR) * r->nodes * P(STAFF_HOURS_PER_NODE_UPGRADE) * YEARS_PER_HOUR);
     h->spares_per_hour = T(OWNED_SHARE) * h->failures_per_hour * P(SPARE_PARTS_PER_FAILURE);
     h->rented_energy = P(RENTAL_INCLUDES_POWER) == 0;
     h->energy_share = h->rented_energy ? 1 : T(OWNED_SHARE);
@@ -68,7 +68,6 @@ int tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const
     train_run r;
     memset(&r, 0, sizeof r);
     r.N = T(ACCELERATORS);
-    r.per_node = T(ACCELERATORS_PER_NODE);
     r.nodes = t->d.nodes;
     r.tdp = t->d.tdp;
     tco__rates(&r.rates, t, p);
@@ -84,8 +83,8 @@ double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, doub
     double N = T(ACCELERATORS), o = T(OWNED_SHARE);
     /* An hour of the whole cluster: rented at its rates, owned at its
      * annuities and its share of plant, fabric and facility. */
-    double cluster_hour = N * ((1 - o) * hw->rental_rate + o * hw->owned_per_year / HOURS_PER_YEAR) +
-                          o * (hw->plant_per_year + hw->fabric_per_year + hw->facility_per_year) / HOURS_PER_YEAR;
+    double cluster_hour = N * ((1 - o) * hw->rental_rate + o * hw->owned_per_year * YEARS_PER_HOUR) +
+                          o * (hw->plant_per_year + hw->fabric_per_year + hw->facility_per_year) * YEARS_PER_HOUR;
     /* Migration and the engineers' learning as the table's freeze priced
      * them (core/check.c); the output lost while learning at this hour. */
     double migration = p->d.migration;
@@ -118,45 +117,49 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
                        const tco_obj *p)
 {
     /* Every field is written below: only the sums and the slots that no
-     * category or waste uses start at zero (not the whole struct again). */
+     * category or waste uses start at zero (not the whole struct again),
+     * copied from zeros: gcc sets these sizes with rep stos, whose start
+     * costs more than the stores. */
+    static const double zeros[TCO_CATEGORY_SLOTS];
     tco_estimate *e = out;
     e->size = sizeof *e;
     e->total = e->fixed_total = 0;
-    memset(e->cost, 0, sizeof e->cost);
-    memset(e->waste, 0, sizeof e->waste);
-    memset(e->fixed, 0, sizeof e->fixed);
+    e->cost[TCO_CAT_WASTE] = 0;
+    memcpy(e->cost + CATEGORIES, zeros, sizeof e->cost - CATEGORIES * sizeof e->cost[0]);
+    memcpy(e->waste + WASTES, zeros, sizeof e->waste - WASTES * sizeof e->waste[0]);
+    memcpy(e->fixed + CATEGORIES, zeros, sizeof e->fixed - CATEGORIES * sizeof e->fixed[0]);
 
     /* 3. Cost per category. Ownership: owned share o; of the rest, reserved,
      * spot and on demand. Rental rates include power, cooling and fabric. */
     hardware hw;
     tco__hardware(&hw, r, t, w, p);
     double o = T(OWNED_SHARE), rented = 1 - o;
-    double rate = rented * hw.rental_rate + o * hw.owned_per_year / HOURS_PER_YEAR;
+    double owned_hour = o * hw.owned_per_year * YEARS_PER_HOUR, held_years = r->held * YEARS_PER_HOUR;
+    double rate = rented * hw.rental_rate + owned_hour;
     double compute_all = r->billed * rate;
 
     double it_kw = hw.it_kw;
     double it_kwh = it_kw * r->held;
-    double power_fixed = o * hw.facility_per_year * r->held / HOURS_PER_YEAR;
-    double cooling_fixed = o * hw.plant_per_year * r->held / HOURS_PER_YEAR;
+    double power_fixed = o * hw.facility_per_year * held_years;
+    double cooling_fixed = o * hw.plant_per_year * held_years;
     double power_all = hw.energy_share * it_kwh * P(ELECTRICITY_PER_KWH) + power_fixed;
     double cooling_all = hw.energy_share * it_kwh * (T(PUE) - 1) * P(ELECTRICITY_PER_KWH) + cooling_fixed;
     /* Fixed: what is paid for the held hours whatever they do: the owned
      * share's annuities and the reserved term; by the hour: on demand, spot
      * and energy. */
-    double compute_fixed = r->billed * (rented * T(RESERVED_SHARE) * hw.rates.reserved +
-                                        o * hw.owned_per_year / HOURS_PER_YEAR);
+    double compute_fixed = r->billed * (rented * T(RESERVED_SHARE) * hw.rates.reserved + owned_hour);
 
     /* The productive share stays in compute, power and cooling; the rest is
      * waste, split by the accelerator-hours of each kind. */
-    double useful_share = r->useful / r->billed;
-    double per_hour = (compute_all + power_all + cooling_all) / r->billed;
+    double per_billed = 1 / r->billed, useful_share = r->useful * per_billed;
+    double per_hour = (compute_all + power_all + cooling_all) * per_billed;
     e->cost[TCO_CAT_COMPUTE] = compute_all * useful_share;
     e->cost[TCO_CAT_POWER] = power_all * useful_share;
     e->cost[TCO_CAT_COOLING] = cooling_all * useful_share;
     e->fixed[TCO_CAT_COMPUTE] = compute_fixed * useful_share;
     e->fixed[TCO_CAT_POWER] = power_fixed * useful_share;
     e->fixed[TCO_CAT_COOLING] = cooling_fixed * useful_share;
-    for (int k = 0; k < TCO_WASTE_SLOTS; k++) {
+    for (int k = 0; k < WASTES; k++) {
         e->waste[k] = r->waste_h[k] * per_hour;
         e->cost[TCO_CAT_WASTE] += e->waste[k];
     }
@@ -169,13 +172,13 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     /* Ring all-reduce of the gradients between sites: 2 (S-1) G per step. */
     double steps = w->d.steps * r->runs;
     double inter_site = 2 * (T(SITES) - 1) * W(PARAMS_TOTAL) * W(GRADIENT_BYTES) * steps;
-    e->fixed[TCO_CAT_NETWORK] = o * hw.fabric_per_year * r->held / HOURS_PER_YEAR;
+    e->fixed[TCO_CAT_NETWORK] = o * hw.fabric_per_year * held_years;
     e->cost[TCO_CAT_NETWORK] = e->fixed[TCO_CAT_NETWORK] +
-                              (W(EGRESS_CROSS_REGION_GB) + inter_site / 1e9) * P(EGRESS_CROSS_REGION_PER_GB) +
+                              (W(EGRESS_CROSS_REGION_GB) + inter_site * 1e-9) * P(EGRESS_CROSS_REGION_PER_GB) +
                               W(EGRESS_INTERNET_GB) * P(EGRESS_INTERNET_PER_GB) +
                               W(EGRESS_IN_REGION_GB) * P(EGRESS_IN_REGION_PER_GB);
 
-    double months = r->held / HOURS_PER_MONTH;
+    double months = r->held * MONTHS_PER_HOUR;
     /* Storage, tier by tier: provisioned (its capacity paid for the held
      * months, fixed) or used (the retention policy's GB-hours of the
      * dataset, kept once, and of each run's checkpoints, over the lifecycle
@@ -185,14 +188,14 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     tco__storage_data_gb_hours(&use, r, w, max_of(W(LIFECYCLE_HORIZON_DAYS) * 24, r->wall));
     const double tier_price[3] = { P(STORAGE_HOT_PER_GB_MONTH), P(STORAGE_WARM_PER_GB_MONTH),
                                    P(STORAGE_COLD_PER_GB_MONTH) };
-    const double provisioned_gb[3] = { r->hot_cap / 1e9, T(STORAGE_WARM_TB) * 1e3, T(STORAGE_COLD_TB) * 1e3 };
+    const double provisioned_gb[3] = { r->hot_cap * 1e-9, T(STORAGE_WARM_TB) * 1e3, T(STORAGE_COLD_TB) * 1e3 };
     double storage_fixed = months * T(STORAGE_HOT_GBPS) * P(STORAGE_HOT_PER_GBPS_MONTH), storage_used = 0;
     for (int k = 0; k < 3; k++) {
         if (provisioned_gb[k] > 0)
             storage_fixed += months * provisioned_gb[k] * tier_price[k];
         else
-            storage_used += (use.gb_h[TCO_DATA_DATASET][k] + r->runs * use.gb_h[TCO_DATA_CHECKPOINTS][k]) /
-                            HOURS_PER_MONTH * tier_price[k];
+            storage_used += (use.gb_h[TCO_DATA_DATASET][k] + r->runs * use.gb_h[TCO_DATA_CHECKPOINTS][k]) *
+                            MONTHS_PER_HOUR * tier_price[k];
     }
     e->fixed[TCO_CAT_STORAGE] = storage_fixed;
     e->cost[TCO_CAT_STORAGE] = storage_fixed + storage_used;
@@ -202,21 +205,21 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
 
     /* Logs and metrics: ingested, then each byte kept for the retention. */
     double kept_months = w->d.log_kept_months;
-    double log_gb = W(LOG_BYTES_PER_ACCEL_HOUR) * r->billed / 1e9;
-    double samples = r->N * W(METRICS_PER_ACCELERATOR) * r->held * 3600 / W(METRICS_INTERVAL_SECONDS);
-    double sample_gb = samples * W(METRIC_SAMPLE_BYTES) / 1e9;
+    double log_gb = W(LOG_BYTES_PER_ACCEL_HOUR) * r->billed * 1e-9;
+    double samples = r->N * r->held * w->d.samples_per_accel_hour;
+    double sample_gb = samples * W(METRIC_SAMPLE_BYTES) * 1e-9;
     /* Metrics are sampled from every accelerator, busy or not; logs follow work. */
-    e->fixed[TCO_CAT_LOGGING] = samples / 1e6 * P(METRICS_PER_MILLION_SAMPLES) +
+    e->fixed[TCO_CAT_LOGGING] = samples * 1e-6 * P(METRICS_PER_MILLION_SAMPLES) +
                                sample_gb * kept_months * P(LOG_RETAINED_PER_GB_MONTH);
-    e->cost[TCO_CAT_LOGGING] = log_gb * P(LOG_INGEST_PER_GB) + samples / 1e6 * P(METRICS_PER_MILLION_SAMPLES) +
+    e->cost[TCO_CAT_LOGGING] = log_gb * P(LOG_INGEST_PER_GB) + samples * 1e-6 * P(METRICS_PER_MILLION_SAMPLES) +
                               (log_gb + sample_gb) * kept_months * P(LOG_RETAINED_PER_GB_MONTH);
 
     e->cost[TCO_CAT_SECURITY] = months * (r->nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
     e->cost[TCO_CAT_PLATFORM] = months * r->nodes * P(PLATFORM_PER_NODE_MONTH);
-    double fte = max_of(P(MIN_FTE), r->nodes / P(NODES_PER_FTE));
+    double fte = max_of(P(MIN_FTE), r->nodes * p->d.fte_per_node);
     e->fixed[TCO_CAT_SECURITY] = e->cost[TCO_CAT_SECURITY];
     e->fixed[TCO_CAT_PLATFORM] = e->cost[TCO_CAT_PLATFORM];
-    e->fixed[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * r->held / HOURS_PER_YEAR; /* the standing team */
+    e->fixed[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * held_years; /* the standing team */
     e->cost[TCO_CAT_STAFF] = e->fixed[TCO_CAT_STAFF] + hw.events_per_hour * r->held;
     e->cost[TCO_CAT_COMPUTE] += hw.spares_per_hour * r->held;
 
@@ -226,10 +229,10 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
      * use. */
     double raw = w->d.raw_data;
     e->data_stored_bytes = w->d.dataset;
-    e->data_read_requests = r->runs * w->d.read_bytes / W(DATA_OBJECT_BYTES);
-    e->preprocess_cost = raw / 1e12 * W(PREPROCESS_CPU_NODE_HOURS_PER_TB) * P(CPU_NODE_HOUR_PRICE);
-    e->data_ingress_cost = raw / 1e9 * (P(INTERNET_INGRESS_PER_GB) + P(NAT_PER_GB));
-    e->storage_request_cost = e->data_read_requests / 1000 * P(STORAGE_REQUEST_PER_1000);
+    e->data_read_requests = r->runs * w->d.requests;
+    e->preprocess_cost = raw * 1e-12 * W(PREPROCESS_CPU_NODE_HOURS_PER_TB) * P(CPU_NODE_HOUR_PRICE);
+    e->data_ingress_cost = raw * 1e-9 * (P(INTERNET_INGRESS_PER_GB) + P(NAT_PER_GB));
+    e->storage_request_cost = e->data_read_requests * 1e-3 * P(STORAGE_REQUEST_PER_1000);
     e->cost[TCO_CAT_COMPUTE] += e->preprocess_cost;
     e->cost[TCO_CAT_NETWORK] += e->data_ingress_cost;
     e->cost[TCO_CAT_STORAGE] += e->storage_request_cost;
@@ -239,7 +242,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     double one_off = tco__one_off(t, p, &hw, r->runs);
     e->cost[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->cost);
     e->fixed[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->fixed);
-    for (int c = 0; c <= TCO_CAT_WASTE; c++) { /* every category, tco_category_count() */
+    for (int c = 0; c < CATEGORIES; c++) {
         e->total += e->cost[c];
         e->fixed_total += e->fixed[c];
     }
@@ -263,7 +266,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->checkpoint_bytes = r->ckpt;
     e->checkpoint_write_hours = r->delta;
     e->checkpoint_interval_hours = r->tau;
-    e->young_interval_hours = tco__young_interval(r->delta, r->mtbf);
+    e->young_interval_hours = r->young;
     e->daly_interval_hours = r->daly;
     e->expected_failures = r->failures;
     /* Daly's model, split: r->work_h/r->tau segments see e^((r->tau+r->delta)/M) - 1
@@ -283,20 +286,20 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     e->it_power_kw = it_kw;
     e->facility_power_kw = it_kw * T(PUE);
     e->energy_kwh = it_kw * T(PUE) * r->held;
-    e->cost_per_accelerator_hour = e->total / r->billed;
+    e->cost_per_accelerator_hour = e->total * per_billed;
     e->cost_per_effective_accelerator_hour = e->total / r->useful;
-    e->cost_per_million_tokens = e->total / (r->tokens * r->runs / 1e6);
-    e->cost_per_pflop_day = e->total / (r->flops * r->runs / (1e15 * 86400));
-    e->cost_per_run = e->total / r->runs;
+    e->cost_per_million_tokens = e->total * w->d.per_million_tokens;
+    e->cost_per_pflop_day = e->total * w->d.per_pflop_day;
+    e->cost_per_run = e->total * w->d.per_run;
     e->scenario_fingerprint = tco__fingerprint_combine(t->fingerprint, w->fingerprint, p->fingerprint);
 
     e->model_flops_per_token = r->model_fpt;
     e->hardware_flops_per_token = r->hw_fpt;
     e->attention_term_layers = r->attention_layers;
     e->attention_term_width = r->attention_width;
-    e->achieved_mfu = r->flops / (r->n * r->peak * r->compute_h * 3600);
-    e->achieved_hfu = r->hw_flops / (r->n * r->peak * r->compute_h * 3600);
-    e->model_flops_per_accelerator = r->flops / (r->n * r->compute_h * 3600);
+    e->achieved_mfu = r->mfu;
+    e->achieved_hfu = r->hfu;
+    e->model_flops_per_accelerator = r->mfu * r->peak;
     e->sharded_state_bytes = r->lay.state;
     e->activation_bytes = r->lay.activations;
     e->memory_used_bytes = r->lay.state + r->lay.activations;

@@ -6,12 +6,20 @@
 
 #include "core/core.h"
 
+/* Reciprocals of the units the estimate converts between, so that it
+ * multiplies rather than divides (a division costs as much as several
+ * multiplications and they queue behind one another). */
+#define YEARS_PER_HOUR (1 / HOURS_PER_YEAR)
+#define MONTHS_PER_HOUR (1 / HOURS_PER_MONTH)
+
 /* ---- failures and checkpoints (reliability.c); all times in hours ------ */
 
 double tco__system_mtbf(double accelerators, double accel_mtbf, double nodes, double node_mtbf,
                         double extra_rate_per_hour);
 double tco__young_interval(double delta, double mtbf);
-double tco__daly_interval(double delta, double mtbf);
+double tco__daly_interval(double delta, double mtbf); /* a finite MTBF */
+/* Daly's interval from the failure rate (1 / mtbf) and Young's interval. */
+double tco__daly_from_young(double delta, double mtbf, double rate, double young);
 double tco__daly_wall_time(double work, double tau, double delta, double restart, double mtbf);
 /* The MTBF of a job of n accelerators from published job failure rates
  * (h): failure_model = by_job_size. */
@@ -38,6 +46,10 @@ typedef struct layout {
     double mfu_ceiling;
 } layout;
 
+/* The categories and wastes there are: tco_category_count(),
+ * tco_waste_count(). */
+enum { CATEGORIES = TCO_CAT_WASTE + 1, WASTES = TCO_WASTE_RETRIES + 1 };
+
 /* What a scenario's run is, before any price: the derivation step that the
  * estimate and the capacity functions share. Hours unless named. */
 typedef struct train_run {
@@ -51,13 +63,15 @@ typedef struct train_run {
     double model_fpt, hw_fpt;         /* FLOPs per token: model, hardware */
     double attention_layers, attention_width; /* the shape the attention term used */
     layout lay;
+    double mfu, hfu;                  /* the utilisations achieved */
     double compute_h, stall, work_h;
     double spot_rate, mtbf;           /* reclaims per hour; the job's MTBF */
     double delta, restart, tau, wall; /* checkpoint pause, restart, interval, wall time */
-    double daly;                      /* Daly's optimum interval for delta and the MTBF */
+    double segments;                  /* work_h / tau: the intervals worked, a checkpoint each */
+    double daly, young;               /* Daly's and Young's optimum intervals for delta and the MTBF */
     double ckpt_h, failures, restart_h, lost_h, retry_h, runs, held;
     double billed, useful;            /* accelerator-hours held, and useful */
-    double waste_h[TCO_WASTE_SLOTS];  /* accelerator-hours of each waste */
+    double waste_h[WASTES];           /* accelerator-hours of each waste */
     uint64_t flags;                   /* tco_estimate_flag bits */
 } train_run;
 

@@ -19,10 +19,17 @@ double tco__young_interval(double delta, double mtbf)
 /* Daly 2006: higher-order optimum, for delta < 2M; M beyond. */
 double tco__daly_interval(double delta, double mtbf)
 {
+    return tco__daly_from_young(delta, mtbf, 1 / mtbf, tco__young_interval(delta, mtbf));
+}
+
+/* The same from Young's y = sqrt(2 delta M), whose sqrt(delta / 2M) is
+ * y / 2M: one square root for both, and the rate multiplies. */
+double tco__daly_from_young(double delta, double mtbf, double rate, double young)
+{
     if (delta >= 2 * mtbf)
         return mtbf;
-    double x = delta / (2 * mtbf);
-    return sqrt(2 * delta * mtbf) * (1 + sqrt(x) / 3 + x / 9) - delta;
+    double x = delta * rate * 0.5, root_x = young * rate * 0.5;
+    return young * (1 + root_x * (1.0 / 3) + x * (1.0 / 9)) - delta;
 }
 
 /* Daly 2006, complete model: expected wall time to finish `work` hours of work that

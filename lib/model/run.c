@@ -22,7 +22,7 @@ static int hfu_input(uint64_t flags)
 
 double tco__checkpoint_pause(const tco_obj *t, const tco_obj *w, double job_nodes)
 {
-    return W(CHECKPOINT_ASYNC) ? checkpoint_size(w) / (job_nodes * T(HOST_COPY_GBPS) * 1e9) / 3600
+    return W(CHECKPOINT_ASYNC) ? checkpoint_size(w) / (job_nodes * T(HOST_COPY_GBPS) * 3.6e12)
                                : checkpoint_write_hours(t, w);
 }
 
@@ -51,7 +51,7 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
                      double per_node, double mp, double peak, double memory, tco_error *err)
 {
     memset(l, 0, sizeof *l);
-    double tp = W(TENSOR_PARALLEL), pp = W(PIPELINE_PARALLEL), dp = n / mp, zero = W(ZERO_STAGE);
+    double tp = W(TENSOR_PARALLEL), pp = W(PIPELINE_PARALLEL), dp = n / mp, per_dp = mp / n, zero = W(ZERO_STAGE);
     double ep = W(EXPERT_PARALLEL);
     if (!divides(ep, dp))
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_EXPERT_PARALLEL,
@@ -62,8 +62,8 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
      * (core/check.c). */
     double total = w->d.params_share;
     double weights = 2, grads = W(GRADIENT_BYTES), optimizer = max_of(0, W(CHECKPOINT_BYTES_PER_PARAM) - 2);
-    l->state = total * (weights / (zero >= 3 ? dp : 1) + grads / (zero >= 2 ? dp : 1) +
-                        optimizer / (zero >= 1 ? dp : 1));
+    l->state = total * ((zero >= 3 ? weights * per_dp : weights) + (zero >= 2 ? grads * per_dp : grads) +
+                        (zero >= 1 ? optimizer * per_dp : optimizer));
 
     l->activations = w->d.activations;
     /* The state is a fact of the model and the sharding: past the memory,
@@ -81,9 +81,11 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
     /* The step at peak FLOP/s, stretched by the bubble, plus what the
      * tensor-parallel and data-parallel exchanges do not hide. */
     double s = W(SEQ_LEN), b = W(MICRO_BATCH_SEQUENCES), h = sh->hidden;
-    double ideal = w->d.step_hw_flops / (n * peak); /* s per step */
-    double micro = s > 0 ? W(BATCH_TOKENS) / (s * b * dp) : 0; /* micro-batches per pipeline and step */
-    if (s > 0 && micro < 1)
+    double per_peak = 1 / (n * peak);              /* s per FLOP of the job at peak */
+    double ideal = w->d.step_hw_flops * per_peak; /* s per step */
+    /* Micro-batches per pipeline and step, and their reciprocal. */
+    double micro = s > 0 ? w->d.micro_batches * per_dp : 0, per_micro = s > 0 ? w->d.per_micro_batches * dp : 0;
+    if (s > 0 && W(BATCH_TOKENS) < s * b * dp) /* micro < 1, exactly */
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_MICRO_BATCH_SEQUENCES,
                                "batch_tokens = %g holds %g sequences of seq_len = %g: fewer than one micro-batch of micro_batch_sequences = %g for each of the %g data-parallel groups",
                                W(BATCH_TOKENS), W(BATCH_TOKENS) / s, s, b, dp);
@@ -100,11 +102,12 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
                       : 0;
     /* The gradients' ring all-reduce over the data-parallel group, hidden
      * behind the backward pass (two thirds of the step's compute). */
-    double dp_s = dp > 1 && nic > 0 ? 2 * (dp - 1) / dp * total * grads / nic : 0;
-    double dp_exposed = max_of(0, dp_s - ideal * 2 / 3);
-    double step = ideal / (1 - l->bubble) + tp_s + dp_exposed;
-    l->comm_exposed = (tp_s + dp_exposed) / step;
-    l->mfu_ceiling = w->d.step_flops / (n * peak) / step;
+    double dp_s = dp > 1 && nic > 0 ? 2 * (1 - per_dp) * total * grads * t->d.nic_seconds_per_byte : 0;
+    double dp_exposed = max_of(0, dp_s - ideal * (2.0 / 3));
+    /* ideal / (1 - bubble): 1 - bubble is micro / (micro + pp - 1). */
+    double step = ideal * (1 + (pp - 1) * per_micro) + tp_s + dp_exposed, per_step = 1 / step;
+    l->comm_exposed = (tp_s + dp_exposed) * per_step;
+    l->mfu_ceiling = w->d.step_flops * per_peak * per_step;
     return TCO_OK;
 }
 
@@ -178,9 +181,12 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
      * depend on the job, not on how long it computes. */
     double spot_nodes = job_nodes * (1 - T(OWNED_SHARE)) * T(SPOT_SHARE);
     double spot_rate = spot_nodes * P(SPOT_INTERRUPTIONS_PER_NODE_HOUR);
-    double mtbf = W(FAILURE_MODEL) == FAILURES_BY_JOB_SIZE
-                      ? 1 / (1 / tco__job_size_mtbf(n) + spot_rate)
-                      : tco__system_mtbf(n, T(ACCELERATOR_MTBF_HOURS), job_nodes, T(NODE_MTBF_HOURS), spot_rate);
+    /* Failure rates add (tco__system_mtbf); the rate multiplies below
+     * where the MTBF would divide. */
+    double failure_rate = W(FAILURE_MODEL) == FAILURES_BY_JOB_SIZE
+                              ? 1 / tco__job_size_mtbf(n) + spot_rate
+                              : n * t->d.accel_failure_rate + job_nodes * t->d.node_failure_rate + spot_rate;
+    double mtbf = 1 / failure_rate;
     flags |= W(FAILURE_MODEL) == FAILURES_BY_JOB_SIZE ? TCO_FLAG_FAILURES_BY_JOB_SIZE : 0;
     int failing = W(COUNT_FAILURES) != 0;
     flags |= failing ? 0 : TCO_FLAG_FAILURES_OFF;
@@ -191,17 +197,19 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     double restart = W(COUNT_RESTARTS) ? t->d.restart_h : 0;
     /* Daly's optimum, which the estimate reports even when the interval is
      * given or failures are off; none needed without failures. */
-    double daly = tco__daly_interval(delta, mtbf);
+    double young = tco__young_interval(delta, mtbf);
+    double daly = tco__daly_from_young(delta, mtbf, failure_rate, young);
     double tau = interval_or(t, w, failing && isfinite(mtbf) ? daly : 0);
     /* wall = work x per_work + fixed: Daly's expected wall time is linear
      * in the work; without failures, pauses only (one checkpoint at the
      * end when none is needed before). A segment sees e^((tau+pause)/M) - 1
-     * failures. */
-    double per_work, fixed = 0, per_segment = failing ? expm1((tau + pause) / mtbf) : 0;
+     * failures; a restart, e^(R/M) - 1 (one expm1 for both of its terms). */
+    double per_work, fixed = 0, per_segment = failing ? expm1((tau + pause) * failure_rate) : 0;
+    double per_restart = failing ? expm1(restart * failure_rate) : 0, per_tau = tau > 0 ? 1 / tau : 0;
     if (failing)
-        per_work = mtbf * exp(restart / mtbf) * per_segment / tau;
+        per_work = mtbf * (1 + per_restart) * per_segment * per_tau;
     else if (tau > 0)
-        per_work = (tau + pause) / tau;
+        per_work = (tau + pause) * per_tau;
     else
         per_work = 1, fixed = pause;
 
@@ -214,7 +222,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     double data = w->d.read_bytes;
     /* A tier that serves at most storage_hot_iops requests a second takes
      * at least requests / IOPS to read them, whatever its bandwidth. */
-    double iops_h = T(STORAGE_HOT_IOPS) > 0 ? data / W(DATA_OBJECT_BYTES) / (T(STORAGE_HOT_IOPS) * 3600) : 0;
+    double iops_h = T(STORAGE_HOT_IOPS) > 0 ? w->d.requests / (T(STORAGE_HOT_IOPS) * 3600) : 0;
     double floor_share = W(DATA_STALL_SHARE);
     if (W(RUN_ACCELERATOR_HOURS) > 0) {
         flags |= TCO_FLAG_TIME_FROM_RUN_ACCELERATOR_HOURS;
@@ -233,13 +241,13 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
         if (W(ACHIEVED_FLOPS_PER_ACCELERATOR) > 0) {
             flags |= TCO_FLAG_TIME_FROM_ACHIEVED_FLOPS;
             double f = W(ACHIEVED_FLOPS_BASIS) == BASIS_HARDWARE ? hw_flops : flops;
-            compute_h = f / (n * W(ACHIEVED_FLOPS_PER_ACCELERATOR)) / 3600;
+            compute_h = f / (n * W(ACHIEVED_FLOPS_PER_ACCELERATOR) * 3600);
         } else if (W(HFU) > 0) {
             flags |= TCO_FLAG_TIME_FROM_HFU;
-            compute_h = hw_flops / (n * peak * W(HFU)) / 3600;
+            compute_h = hw_flops / (n * peak * W(HFU) * 3600);
         } else {
             flags |= TCO_FLAG_TIME_FROM_MFU;
-            compute_h = flops / (n * peak * W(MFU)) / 3600;
+            compute_h = flops / (n * peak * W(MFU) * 3600);
         }
         /* Data stalls: the floor given, or what reading from the hot tier
          * imposes: with a prefetch the reads overlap the compute and the
@@ -247,7 +255,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
          * every step waits for its batch, so the two times add. Taken as
          * times, not as 1 - bandwidth / read rate, which loses every
          * digit when the bandwidth is far below the rate. */
-        double floored = compute_h / (1 - floor_share), reading = data / bw;
+        double floored = compute_h * w->d.work_per_compute, reading = data / bw;
         if (iops_h > reading)
             reading = iops_h;
         if (W(DATA_PREFETCH_DEPTH) == 0)
@@ -256,11 +264,13 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
         stall = reading > floored ? 1 - compute_h / work_h : floor_share;
     }
     flags |= stall > floor_share ? TCO_FLAG_STALL_BANDWIDTH : floor_share > 0 ? TCO_FLAG_STALL_FLOOR : 0;
-    double hfu = hw_flops / (n * peak * compute_h * 3600);
+    double per_peak_run = 1 / (n * peak * compute_h * 3600); /* 1 / the FLOPs of compute_h at peak */
+    double hfu = hw_flops * per_peak_run;
     if (!(hfu <= 1))
         return tco__fail_param(err, TCO_E_INCONSISTENT, hfu_input(flags),
                                "the run would compute at %g of the accelerators' peak (hardware FLOPs %g in %g h on %g accelerators of %g FLOP/s): allowed at most 1",
                                hfu, hw_flops, compute_h, n, peak);
+    double segments = tau > 0 ? work_h * per_tau : 1; /* without a checkpoint needed, one at the end */
     if (!failing && tau == 0)
         tau = work_h;
 
@@ -277,13 +287,15 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
                                "the run never finishes: the job fails every %g h on average, against %g h to checkpoint and %g h to restart",
                                mtbf, delta, restart);
     }
-    double ckpt_h = work_h / tau * pause;
+    double ckpt_h = segments * pause;
     /* Daly's model, split: work_h/tau segments see e^((tau+pause)/M) - 1
      * failures each, and a restart may fail too, so each costs M (e^(R/M) - 1). */
-    double restart_h = failing ? work_h / tau * per_segment * mtbf * expm1(restart / mtbf) : 0;
-    double lost_h = failing ? wall - work_h - ckpt_h - restart_h : 0;
-    double failures = failing ? wall / mtbf : 0;
-    double retry_h = wall * W(RETRY_SHARE) / (1 - W(RETRY_SHARE));
+    double restart_h = failing ? segments * per_segment * mtbf * per_restart : 0;
+    /* What is left of the wall time: never below 0, where rounding leaves
+     * a residue of the last bits of a wall time with few failures. */
+    double lost_h = failing ? max_of(0, wall - work_h - ckpt_h - restart_h) : 0;
+    double failures = failing ? wall * failure_rate : 0;
+    double retry_h = wall * w->d.retry_factor;
     double runs = W(RUNS);
     double held = runs * (wall + retry_h) + W(QUEUE_WAIT_HOURS);
 
@@ -292,14 +304,15 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     rc = layout_of(&lay, &flags, t, w, sh, n, per_node, model_parallel, peak, memory, err);
     if (rc)
         return rc;
-    if (flops / (n * peak * compute_h * 3600) > lay.mfu_ceiling)
+    double mfu = flops * per_peak_run;
+    if (mfu > lay.mfu_ceiling)
         flags |= TCO_FLAG_MFU_ABOVE_CEILING;
 
     /* Accelerator-hours: every billed hour is useful or one kind of waste. */
     double billed = N * held, useful = n * compute_h * runs;
-    double waste_h[TCO_WASTE_SLOTS] = { 0 };
+    double waste_h[WASTES];
     waste_h[TCO_WASTE_IDLE] = (N - n) * runs * (wall + retry_h) + N * W(QUEUE_WAIT_HOURS);
-    waste_h[TCO_WASTE_FAILURES] = n * runs * (wall - work_h - ckpt_h);
+    waste_h[TCO_WASTE_FAILURES] = n * runs * (restart_h + lost_h);
     waste_h[TCO_WASTE_DATA_STALLS] = n * runs * (work_h - compute_h);
     waste_h[TCO_WASTE_CHECKPOINTS] = n * runs * ckpt_h;
     waste_h[TCO_WASTE_RETRIES] = n * runs * retry_h;
@@ -325,6 +338,8 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     r->attention_layers = sh->layers;
     r->attention_width = sh->width;
     r->lay = lay;
+    r->mfu = mfu;
+    r->hfu = hfu;
     r->restart_h = restart_h;
     r->lost_h = lost_h;
     r->flags = flags;
@@ -336,7 +351,9 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     r->delta = delta;
     r->restart = restart;
     r->tau = tau;
+    r->segments = segments;
     r->daly = daly;
+    r->young = young;
     r->wall = wall;
     r->ckpt_h = ckpt_h;
     r->failures = failures;

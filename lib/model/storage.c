@@ -68,9 +68,9 @@ void tco__storage_data_gb_hours(storage_use *s, const train_run *r, const tco_ob
     s->gb_h[TCO_DATA_DATASET][TCO_TIER_COLD] = dataset_gb * overlap(warm_end, cold_end, horizon);
 
     /* Checkpoints: the newest on hot, the next ones on warm, then cold.
-     * Written while computing and stalled: the estimate's two times, added. */
+     * One written at the end of each interval worked. */
     double ckpt_gb = w->d.ckpt_gb;
-    double written = (r->compute_h + (r->work_h - r->compute_h)) / r->tau;
+    double written = r->segments;
     written_ckpts c = written_ckpts_of(run / written, written, run, horizon);
     double hot = W(CHECKPOINT_RETENTION), warm = hot + W(CHECKPOINT_WARM_RETENTION);
     double cold = warm + W(CHECKPOINT_COLD_RETENTION);

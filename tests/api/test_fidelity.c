@@ -372,6 +372,17 @@ static void test_layout_ceiling(void **state)
     SW(&s, TCO_P_BATCH_TOKENS, 4096 * 16); /* 16 sequences for 32 groups */
     scen_refused(&s, TCO_E_INCONSISTENT, TCO_P_MICRO_BATCH_SEQUENCES);
     scen_free(&s);
+
+    /* exactly one micro-batch each, 49 sequences for 49 groups (1,568 of
+     * 2,048 accelerators over tensor x pipeline = 32): not refused, however
+     * 49 x (1 / 49) rounds, and the bubble is (pp - 1) / (1 + pp - 1) = 3/4 */
+    base(&s);
+    ST(&s, TCO_P_ACCELERATORS, 2048);
+    SW(&s, TCO_P_JOB_ACCELERATORS, 1568);
+    SW(&s, TCO_P_BATCH_TOKENS, 4096 * 49);
+    e = scen_run(&s);
+    assert_rel(e.pipeline_bubble_share, 0.75, 1e-15);
+    scen_free(&s);
 }
 
 /* Layouts that cannot be: refused at freeze, naming the input. */
@@ -419,6 +430,9 @@ static void test_reliability_switches(void **state)
     SW(&s, TCO_P_COUNT_FAILURES, 0);
     tco_estimate e = scen_run(&s);
     assert_true(e.expected_failures == 0 && e.restart_hours == 0 && e.lost_work_hours == 0);
+    /* and nothing wasted on them: 0 exactly, not what rounding leaves of
+     * wall - work - checkpoints (1.7e-10 here once) */
+    assert_true(e.waste[TCO_WASTE_FAILURES] == 0);
     assert_rel(e.wall_hours, work + pause, 1e-14);
     assert_rel(e.checkpoint_overhead_hours, pause, 1e-14);
     assert_true(e.flags & TCO_FLAG_FAILURES_OFF);

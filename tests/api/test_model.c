@@ -884,6 +884,20 @@ static void test_indirect_derived(void **state)
     e = scen_run(&s);
     assert_rel(e.cost[TCO_CAT_INDIRECT], 9000, 1e-12);
     scen_free(&s);
+    /* All owned: the output lost while learning is priced at the owned
+     * cluster's hour, none of it at the rental rate (1 - owned_share = 0). */
+    double indirect[2];
+    for (int k = 0; k < 2; k++) {
+        scen_new(&s);
+        ST(&s, TCO_P_OWNED_SHARE, 1);
+        SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4 * (k + 1));
+        SP(&s, TCO_P_LEARNING_RAMP_WEEKS, 4);
+        SP(&s, TCO_P_LEARNING_OUTPUT_LOSS, 0.25);
+        e = scen_run(&s);
+        indirect[k] = e.cost[TCO_CAT_INDIRECT];
+        scen_free(&s);
+    }
+    assert_true(indirect[0] > 0 && indirect[0] == indirect[1]);
 }
 
 /* Cost of capital 0: straight-line depreciation,
