@@ -264,8 +264,20 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
         stall = reading > floored ? 1 - compute_h / work_h : floor_share;
     }
     flags |= stall > floor_share ? TCO_FLAG_STALL_BANDWIDTH : floor_share > 0 ? TCO_FLAG_STALL_FLOOR : 0;
+    /* The utilisations. One given is the run's own: recomputed from the
+     * time it set, it could round past 1 and refuse hfu = 1. */
     double per_peak_run = 1 / (n * peak * compute_h * 3600); /* 1 / the FLOPs of compute_h at peak */
-    double hfu = hw_flops * per_peak_run;
+    double mfu = flops * per_peak_run, hfu = hw_flops * per_peak_run;
+    int on_hardware = flags & TCO_FLAG_TIME_FROM_HFU ||
+                      (flags & TCO_FLAG_TIME_FROM_ACHIEVED_FLOPS && W(ACHIEVED_FLOPS_BASIS) == BASIS_HARDWARE);
+    double given = flags & TCO_FLAG_TIME_FROM_HFU               ? W(HFU)
+                   : flags & TCO_FLAG_TIME_FROM_MFU             ? W(MFU)
+                   : flags & TCO_FLAG_TIME_FROM_ACHIEVED_FLOPS ? W(ACHIEVED_FLOPS_PER_ACCELERATOR) / peak
+                                                               : 0;
+    if (given > 0 && on_hardware)
+        hfu = given, mfu = given * (flops / hw_flops);
+    else if (given > 0)
+        mfu = given, hfu = given * (hw_flops / flops);
     if (!(hfu <= 1))
         return tco__fail_param(err, TCO_E_INCONSISTENT, hfu_input(flags),
                                "the run would compute at %g of the accelerators' peak (hardware FLOPs %g in %g h on %g accelerators of %g FLOP/s): allowed at most 1",
@@ -304,7 +316,6 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     rc = layout_of(&lay, &flags, t, w, sh, n, per_node, model_parallel, peak, memory, err);
     if (rc)
         return rc;
-    double mfu = flops * per_peak_run;
     if (mfu > lay.mfu_ceiling)
         flags |= TCO_FLAG_MFU_ABOVE_CEILING;
 

@@ -217,6 +217,37 @@ static void test_utilisation_inputs(void **state)
     scen_free(&s);
 }
 
+/* A utilisation at its bound, 1 (the parameter table's top), is the
+ * run's own: the estimate reports it exactly and never refuses it as past
+ * the peak, whatever the cluster, although a time derived from it and the
+ * utilisation derived back from that time can round past 1 (the check
+ * once recomputed it so, and refused hfu = 1 on about one cluster size in
+ * six). mfu = 1 without recomputation is hfu = 1 too (hardware FLOPs are
+ * the model's); 989 TFLOP/s achieved of the H100's 989 is hfu 1. */
+static void test_utilisation_at_its_bound(void **state)
+{
+    (void)state;
+    for (int k = 1; k <= 200; k++) {
+        for (int input = 0; input < 3; input++) {
+            scen s;
+            base(&s);
+            ST(&s, TCO_P_ACCELERATORS, 32 * k);
+            SW(&s, TCO_P_PARAMS_TOTAL, 70e9 + 1e8 * k);
+            if (input == 0)
+                SW(&s, TCO_P_HFU, 1);
+            else if (input == 1)
+                SW(&s, TCO_P_MFU, 1);
+            else {
+                SW(&s, TCO_P_ACHIEVED_FLOPS_PER_ACCELERATOR, 989e12);
+                set_choice(&s, TCO_P_ACHIEVED_FLOPS_BASIS, "hardware");
+            }
+            tco_estimate e = scen_run(&s);
+            assert_true(e.achieved_hfu == 1 && e.achieved_mfu == 1);
+            scen_free(&s);
+        }
+    }
+}
+
 /* Accelerator-hours as the input: a run priced from mfu 0.4 gives n x
  * wall accelerator-hours; priced from those hours instead, it gives back
  * mfu 0.4, the same wall time and the same failures, and the flag says
@@ -513,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_attention_as_counted),
         cmocka_unit_test(test_recomputation),
         cmocka_unit_test(test_utilisation_inputs),
+        cmocka_unit_test(test_utilisation_at_its_bound),
         cmocka_unit_test(test_accelerator_hours_input),
         cmocka_unit_test(test_memory),
         cmocka_unit_test(test_layout_ceiling),
