@@ -254,6 +254,8 @@ static void *json_alloc(size_t n)
     return p;
 }
 
+enum { MAX_DIGITS = 800 }; /* a double's exact expansion has at most 767 */
+
 /* The significant digits of the number written at s (n bytes: sign,
  * digits, point, exponent), leading zeros dropped, into d; their count,
  * or -1 when there are more than cap. */
@@ -272,6 +274,29 @@ static int significant_digits(char *d, int cap, const char *s, size_t n)
     return k;
 }
 
+/* 1 when x, which the number written at s (n bytes) reads as, gives its
+ * digits back: up to DBL_DIG digits always do, unless the number fell
+ * below the normal range (1e-400 reads as 0). */
+static int fits_as_written(const char *s, size_t n, double x)
+{
+    char written[MAX_DIGITS], back[MAX_DIGITS], back_text[MAX_DIGITS + 16];
+    int k = significant_digits(written, MAX_DIGITS, s, n);
+    if (k < 0)
+        return 0;
+    if (k <= DBL_DIG && (k == 0 || fabs(x) >= DBL_MIN))
+        return 1;
+    snprintf(back_text, sizeof back_text, "%.*e", k - 1, x);
+    return significant_digits(back, MAX_DIGITS, back_text, strlen(back_text)) == k && memcmp(written, back, (size_t)k) == 0;
+}
+
+int number_text(const char *text, double *v)
+{
+    size_t n = strspn(text, "+-.0123456789eE"); /* no hexadecimal, white space, inf or nan */
+    char *end;
+    *v = strtod(text, &end);
+    return n > 0 && text[n] == '\0' && end == text + n && isfinite(*v) && fits_as_written(text, n, *v);
+}
+
 /* A real number whose digits the double it reads as does not give back is
  * refused, never rounded in silence: 0.1 reads back as 0.1, but
  * 0.30000000000000000001 would be 0.3 and 1.00000000000000011 lost its
@@ -280,7 +305,6 @@ static int significant_digits(char *d, int cap, const char *s, size_t n)
  * integers, checked against 2^53 where they are set. */
 static int exact_reals(const unsigned char *data, size_t len, const char *path)
 {
-    enum { MAX_DIGITS = 800 }; /* a double's exact expansion has at most 767 */
     const char *s = (const char *)data;
     int line = 1;
     size_t line_start = 0;
@@ -298,25 +322,19 @@ static int exact_reals(const unsigned char *data, size_t len, const char *path)
                 real |= s[j] == '.' || s[j] == 'e' || s[j] == 'E';
                 j++;
             }
-            char text[MAX_DIGITS + 8], written[MAX_DIGITS], back[MAX_DIGITS];
+            char text[MAX_DIGITS + 8], written[MAX_DIGITS];
             int n = real ? significant_digits(written, MAX_DIGITS, s + i, j - i) : 0;
             snprintf(text, sizeof text, "%.*s", (int)(j - i), s + i);
             double x = n > 0 ? strtod(text, NULL) : 0;
-            /* Up to DBL_DIG digits come back, unless the number fell below
-             * the normal range (1e-400 reads as 0). */
-            if (n > DBL_DIG || (n > 0 && fabs(x) < DBL_MIN)) {
-                char back_text[MAX_DIGITS + 16];
-                snprintf(back_text, sizeof back_text, "%.*e", n - 1, x);
-                int m = significant_digits(back, MAX_DIGITS, back_text, strlen(back_text));
-                if (m != n || memcmp(written, back, (size_t)n) != 0) {
-                    int p = 1; /* the shortest text that reads as x (17 digits always do) */
-                    while (p < 17 && (snprintf(back_text, sizeof back_text, "%.*g", p, x), strtod(back_text, NULL) != x))
-                        p++;
-                    say("%s:%d:%zu: the number %s does not fit a double as written: it reads as %.*g (%s); "
-                        "write that instead", path, line, i - line_start + 1, text, p,
-                        x, x == 0 ? "it is below the smallest double, 4.9e-324" : "its last digits are lost");
-                    return EXIT_REJECTED;
-                }
+            if (n > 0 && !fits_as_written(s + i, j - i, x)) {
+                char back_text[32];
+                int p = 1; /* the shortest text that reads as x (17 digits always do) */
+                while (p < 17 && (snprintf(back_text, sizeof back_text, "%.*g", p, x), strtod(back_text, NULL) != x))
+                    p++;
+                say("%s:%d:%zu: the number %s does not fit a double as written: it reads as %.*g (%s); "
+                    "write that instead", path, line, i - line_start + 1, text, p,
+                    x, x == 0 ? "it is below the smallest double, 4.9e-324" : "its last digits are lost");
+                return EXIT_REJECTED;
             } else if (n < 0) {
                 say("%s:%d:%zu: a number of more than %d digits: a double keeps at most 17", path, line,
                     i - line_start + 1, MAX_DIGITS);
@@ -525,8 +543,10 @@ static int scenario_set(scenario *s, const char *assignment)
     else if (number_text(value, &v))
         rc = h_set(s, in.handle, key, v, &err);
     else {
-        say("--set %s: %s is a number (%s), not %s", shown_text(shown, sizeof shown, assignment), name,
-            in.description, shown_text(shown, sizeof shown, value));
+        char shown_value[256];
+        say("--set %s: %s is a number (%s), not %s: write it in decimal, no more digits than a double holds",
+            shown_text(shown, sizeof shown, assignment), name, in.description,
+            shown_text(shown_value, sizeof shown_value, value));
         return EXIT_USAGE;
     }
     if (rc != TCO_OK) {

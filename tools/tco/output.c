@@ -374,13 +374,6 @@ const char *shown_text(char *buf, size_t cap, const char *s)
 
 /* ==== option values ====================================================== */
 
-int number_text(const char *text, double *v)
-{
-    char *end;
-    *v = strtod(text, &end);
-    return end != text && *end == '\0' && isfinite(*v);
-}
-
 int field_of(const char *assignment, const field_name *names, size_t n, const char **value)
 {
     const char *eq = strchr(assignment, '=');

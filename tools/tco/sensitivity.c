@@ -108,7 +108,7 @@ static int share_of(const char *text, double *share)
 {
     *share = 0;
     if (text && !number_text(text, share))
-        return usage("--share takes a number, such as 0.1 (10%%), not %s", text);
+        return usage("--share takes a number, in decimal as a double holds it, such as 0.1 (10%%), not %s", text);
     return 0;
 }
 
