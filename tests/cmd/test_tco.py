@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-TCO, GOLDEN, MONTH = sys.argv[1], sys.argv[2], sys.argv[3]
+TCO, GOLDEN, MONTH = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 GOLDEN_NAMES = ["default", "owned", "moe", "multisite"]
 failures = 0
 

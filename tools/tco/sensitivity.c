@@ -142,15 +142,9 @@ static int sensitivity_run(const cmd_args *a, const scenario *s, double share)
     /* Asked first: how many rows there are. The scenario priced, so what is
      * refused now is the share (no parameter named): wrong usage. */
     size_t n = 0;
-    int code = tco_sensitivity(NULL, sizeof(tco_swing), 0, &n, share, s->t, s->w, s->p, &err);
-    if (code != TCO_OK) {
-        int of_share = (code == TCO_E_RANGE || code == TCO_E_NOT_FINITE) && err.param == 0;
-        if (of_share)
-            return usage("--share: %s", err.message);
-        say("%s: %s", label, err.message);
-        return EXIT_REJECTED;
-    }
-    tco_swing *rows = calloc(n ? n : 1, sizeof *rows);
+    if (tco_sensitivity(NULL, sizeof(tco_swing), 0, &n, share, s->t, s->w, s->p, &err) != TCO_OK)
+        return usage("--share: %s", err.message);
+    tco_swing *rows = calloc(n, sizeof *rows); /* a row for each of the table's numbers */
     if (!rows) {
         say("out of memory");
         return EXIT_IO;
@@ -163,7 +157,7 @@ static int sensitivity_run(const cmd_args *a, const scenario *s, double share)
     } else {
         const char *currency = "";
         scenario_get_text(s, TCO_HANDLE_PRICING, TCO_P_CURRENCY, &currency);
-        tornado t = { rows, got < n ? got : n, share > 0 ? share : DEFAULT_SHARE, e.total, currency, label };
+        tornado t = { rows, got, share > 0 ? share : DEFAULT_SHARE, e.total, currency, label }; /* got == n */
         rc = sensitivity_print(a, &t);
     }
     free(rows);
