@@ -233,8 +233,8 @@ int tco_tags_intern(tco_tags *tags, const char *text, size_t len, uint32_t *id, 
         if (len > TCO_TAG_MAX)
             return tco__fail(err, TCO_E_RANGE, "tag text %s is %zu bytes long: allowed at most %d", shown, len,
                              TCO_TAG_MAX);
-        return tco__fail(err, TCO_E_RANGE, "tag text %s %s (byte %zu): tags are UTF-8 without control characters", shown,
-                         problem, at);
+        return tco__fail(err, TCO_E_RANGE, "tag text %s %s (byte %zu): tags are UTF-8 without control characters",
+                         shown, problem, at);
     }
     return tco__tags_intern_hashed(tags, text, len, tco__tags_hash(text, len), id, err);
 }

@@ -849,10 +849,10 @@ static void test_sweep(void **state)
 
 /* Option k of a comparison: the catalogue's scenario, and for k =
  * cat_compare_option the rows of case `which` set. */
-static void option_new(scen *s, const ctx *c, int k, int which)
+static void option_new(scen *s, int k, int which)
 {
     scen_defaults(s);
-    ctx one = { .s = *s };
+    ctx one = { .s = *s }; /* set_param reads its handles only */
     for (size_t i = 0; i < sizeof cat_params / sizeof cat_params[0]; i++)
         assert_int_equal(set_param(&one, &cat_params[i], NULL), TCO_OK);
     for (size_t i = 0; k == cat_compare_option && i < sizeof cat_compare_cases / sizeof cat_compare_cases[0]; i++) {
@@ -863,13 +863,13 @@ static void option_new(scen *s, const ctx *c, int k, int which)
         int32_t key;
         assert_int_equal(tco_param_find(&key, cc->name, NULL), TCO_OK);
         assert_int_equal(tco_param_info_get(&in, key, NULL), TCO_OK);
-        int rc = !cc->text                           ? set_param(&one, &(cat_param){ tco_handle_kind_name(in.handle), cc->name, cc->value }, NULL)
+        const cat_param number = { tco_handle_kind_name(in.handle), cc->name, cc->value };
+        int rc = !cc->text                           ? set_param(&one, &number, NULL)
                  : in.handle == TCO_HANDLE_TOPOLOGY ? tco_topology_set_text(s->t, key, cc->text, NULL)
                  : in.handle == TCO_HANDLE_WORKLOAD ? tco_workload_set_text(s->w, key, cc->text, NULL)
                                                     : tco_pricing_set_text(s->p, key, cc->text, NULL);
         assert_int_equal(rc, TCO_OK);
     }
-    (void)c;
     scen_freeze(s);
 }
 
@@ -879,8 +879,9 @@ static void option_new(scen *s, const ctx *c, int k, int which)
  * a handle of the wrong kind, unfrozen or NULL. */
 static void test_compare(void **state)
 {
-    ctx *c = *state;
+    (void)state; /* each option has handles of its own */
     enum { N = 3 };
+    assert_int_equal(cat_compare_option, N - 1); /* the last option is the one made bad */
     int cases = 0;
     for (size_t i = 0; i < sizeof cat_compare_cases / sizeof cat_compare_cases[0]; i++)
         cases = cat_compare_cases[i].k + 1 > cases ? cat_compare_cases[i].k + 1 : cases;
@@ -890,7 +891,7 @@ static void test_compare(void **state)
         const tco_workload *ws[N];
         const tco_pricing *ps[N];
         for (int k = 0; k < N; k++) {
-            option_new(&o[k], c, k, which);
+            option_new(&o[k], k, which);
             ts[k] = o[k].t, ws[k] = o[k].w, ps[k] = o[k].p;
         }
         const cat_compare *cc = NULL;
@@ -943,7 +944,8 @@ static void test_compare(void **state)
             snprintf(option, sizeof option, "option %d", cat_compare_option);
             if (rc != cc->code || strcmp(err.param_name, cc->param) != 0 || !strstr(err.message, option))
                 fail_msg("compare, %s set: got %s naming \"%s\" (%s), want %s naming %s and %s", cc->name,
-                         tco_status_name(rc), err.param_name, err.message, tco_status_name(cc->code), cc->param, option);
+                         tco_status_name(rc), err.param_name, err.message, tco_status_name(cc->code), cc->param,
+                         option);
             if (memcmp(before, outbuf, sizeof outbuf) != 0)
                 fail_msg("compare, %s set: a refused comparison wrote its output", cc->name);
         }

@@ -306,7 +306,8 @@ static int fits_as_written(const char *s, size_t n, double x)
     if (k <= DBL_DIG && (k == 0 || fabs(x) >= DBL_MIN))
         return 1;
     snprintf(back_text, sizeof back_text, "%.*e", k - 1, x);
-    return significant_digits(back, MAX_DIGITS, back_text, strlen(back_text)) == k && memcmp(written, back, (size_t)k) == 0;
+    return significant_digits(back, MAX_DIGITS, back_text, strlen(back_text)) == k &&
+           memcmp(written, back, (size_t)k) == 0;
 }
 
 int number_text(const char *text, double *v)
