@@ -1335,8 +1335,8 @@ typedef struct tco_tags tco_tags;
 TCO_API int tco_tags_new(tco_tags **out, tco_error *err);
 TCO_API void tco_tags_free(tco_tags *tags);
 /* The id of text[0 .. len), added if it is new. Texts are UTF-8, up to
- * TCO_TAG_MAX bytes, without NUL (else TCO_E_RANGE); "" is a text. A failed
- * intern adds nothing. */
+ * TCO_TAG_MAX bytes, without control characters (U+0000 to U+001F and
+ * U+007F; else TCO_E_RANGE); "" is a text. A failed intern adds nothing. */
 TCO_API int tco_tags_intern(tco_tags *tags, const char *text, size_t len, uint32_t *id, tco_error *err);
 /* The id of a text already interned; TCO_E_INDEX when it is not. */
 TCO_API int tco_tags_find(const tco_tags *tags, const char *text, size_t len, uint32_t *id, tco_error *err);

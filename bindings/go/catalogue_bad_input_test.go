@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,11 +102,44 @@ type catalogue struct {
 		Prefix string     `json:"prefix"`
 		Fields []catField `json:"fields"`
 	} `json:"entries"`
+	Sacct struct {
+		Fields []string `json:"fields"`
+		Row    []string `json:"row"`
+		Cases  []struct {
+			Column string `json:"column"`
+			Text   string `json:"text"`
+			Status string `json:"status"`
+			Repeat int    `json:"repeat"`
+		} `json:"cases"`
+		Texts []struct {
+			Name   string `json:"name"`
+			Text   string `json:"text"`
+			Status string `json:"status"`
+			Param  string `json:"param"`
+		} `json:"texts"`
+	} `json:"sacct"`
+	Variants struct {
+		Sweep []struct {
+			Param string            `json:"param"`
+			Bad   map[string]string `json:"bad"`
+		} `json:"sweep"`
+		Compare struct {
+			Option int `json:"option"`
+			Cases  []struct {
+				Set    map[string]any `json:"set"`
+				Status string         `json:"status"`
+				Param  string         `json:"param"`
+			} `json:"cases"`
+		} `json:"compare"`
+	} `json:"variants"`
 }
 
 // catValue is the value of a bad class for a field, as gen_catalogue.py
 // makes it for C (tests/catalogue/README.md).
 func catValue(cls string, f catField) float64 {
+	if v, err := strconv.ParseFloat(cls, 64); err == nil && cls != "nan" && cls != "inf" && cls != "-inf" {
+		return v // a class that is a number is that value
+	}
 	hi := math.NaN()
 	if f.Hi != nil {
 		hi = *f.Hi
@@ -463,6 +497,116 @@ func TestUncertainCatalogue(t *testing.T) {
 		if !errors.As(err, &te) || te.Code != catCodes[c.Status] || te.ParamName != mc.Param ||
 			!strings.Contains(te.Message, "inputs[0]") {
 			t.Errorf("%v: got %v, want %s naming %s and inputs[0]", c.Set, err, c.Status, mc.Param)
+		}
+	}
+}
+
+// TestSacctCatalogue reads the catalogue's bad Slurm rows and texts:
+// refused with the code and the field named, strictly; a bad row reported
+// and skipped otherwise.
+func TestSacctCatalogue(t *testing.T) {
+	sa := readCatalogue(t).Sacct
+	check := func(what string, text []byte, param, status string, row bool) {
+		_, err := tco.ReadSacct(text, true)
+		var te *tco.Error
+		if !errors.As(err, &te) || te.Code != catCodes[status] || te.ParamName != param ||
+			!strings.Contains(te.Message, param) || (row && !strings.Contains(te.Message, "line 1:")) {
+			t.Errorf("%s: got %v, want %s naming %q", what, err, status, param)
+			return
+		}
+		if !row {
+			return
+		}
+		rs, err := tco.ReadSacct(text, false)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		defer rs.Close()
+		bad := rs.Bad()
+		if rs.Len() != 0 || len(bad) != 1 || bad[0].Line != 1 || !strings.Contains(bad[0].Reason, param) {
+			t.Errorf("%s: %d records and bad rows %v, want the row refused naming %s", what, rs.Len(), bad, param)
+		}
+	}
+	for _, c := range sa.Cases {
+		row := append([]string{}, sa.Row...)
+		row[slices.Index(sa.Fields, c.Column)] = strings.Repeat(c.Text, max(c.Repeat, 1))
+		check(c.Column+" = "+c.Text, latin1(strings.Join(row, "|")+"\n"), c.Column, c.Status, true)
+	}
+	for _, c := range sa.Texts {
+		check(c.Name, latin1(c.Text), c.Param, c.Status, false)
+	}
+}
+
+// TestSweepCatalogue sweeps two variations, the second set to each bad
+// class of a parameter (made from the parameter table's bounds): it alone
+// is refused, its error naming the parameter.
+func TestSweepCatalogue(t *testing.T) {
+	cat := readCatalogue(t)
+	s := catScenario(t, cat)
+	for _, sw := range cat.Variants.Sweep {
+		p, err := tco.ParamByName(sw.Param)
+		if err != nil {
+			t.Fatal(err)
+		}
+		get := map[tco.HandleKind]func(string) (float64, error){tco.KindTopology: s.Topology.Get,
+			tco.KindWorkload: s.Workload.Get, tco.KindPricing: s.Pricing.Get}[p.Handle]
+		valid, err := get(sw.Param)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for cls, status := range sw.Bad {
+			v := catValue(cls, catField{Type: "real", Lo: p.Min, Hi: &p.Max})
+			r, err := tco.SweepMany(s.Topology, s.Workload, s.Pricing, []string{sw.Param}, []float64{valid, v})
+			if err != nil {
+				t.Fatalf("%s = %s: %v", sw.Param, cls, err)
+			}
+			var te *tco.Error
+			if r.Err(0) != nil || !errors.As(r.Err(1), &te) || te.Code != catCodes[status] || te.ParamName != sw.Param ||
+				!strings.Contains(te.Message, sw.Param) {
+				t.Errorf("sweep %s = %s (%g): got %v and %v, want the second %s naming it", sw.Param, cls, v, r.Err(0),
+					r.Err(1), status)
+			}
+		}
+	}
+}
+
+// TestCompareCatalogue compares three options, the last with the case's
+// parameters set: refused naming the parameter and the option.
+func TestCompareCatalogue(t *testing.T) {
+	cat := readCatalogue(t)
+	cmp := cat.Variants.Compare
+	for _, c := range cmp.Cases {
+		options := make([]*tco.Scenario, cmp.Option+1)
+		for k := range options {
+			options[k] = catScenario(t, cat)
+		}
+		if _, err := tco.Compare(options...); err != nil {
+			t.Fatalf("the valid options fail: %v", err)
+		}
+		var opts []tco.Option
+		for _, m := range []map[string]float64{cat.Scenario.Topology, cat.Scenario.Workload, cat.Scenario.Pricing} {
+			for k, v := range m {
+				opts = append(opts, tco.Set(k, v))
+			}
+		}
+		for k, v := range c.Set {
+			if text, ok := v.(string); ok {
+				opts = append(opts, tco.SetText(k, text))
+			} else {
+				opts = append(opts, tco.Set(k, v.(float64)))
+			}
+		}
+		last, err := tco.NewScenario(opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer last.Close()
+		options[cmp.Option] = last
+		_, err = tco.Compare(options...)
+		var te *tco.Error
+		if !errors.As(err, &te) || te.Code != catCodes[c.Status] || te.ParamName != c.Param ||
+			!strings.Contains(te.Message, "option "+strconv.Itoa(cmp.Option)) {
+			t.Errorf("compare, %v set: got %v, want %s naming %s and option %d", c.Set, err, c.Status, c.Param, cmp.Option)
 		}
 	}
 }

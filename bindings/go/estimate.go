@@ -468,15 +468,22 @@ func (e *Estimate) MarshalCBOR() ([]byte, error) {
 type SweepResult struct {
 	Status []Status // per variation: StatusOK or the reason it was not priced
 	raw    []C.tco_estimate
+	first  error // the first refused variation's error, naming the input (the library's err)
+	at     int   // its index
 }
 
 // Len is the number of variations.
 func (r *SweepResult) Len() int { return len(r.Status) }
 
-// Err is nil if variation i was priced, else an error with its code.
+// Err is nil if variation i was priced, else an error with its code; the
+// first refused variation's names the input and its range, as the
+// library's message does.
 func (r *SweepResult) Err(i int) error {
 	if i < 0 || i >= len(r.Status) {
 		return errArg(StatusIndex, "i", "variation index out of range")
+	}
+	if i == r.at && r.first != nil {
+		return r.first
 	}
 	return r.Status[i].Err()
 }
@@ -581,6 +588,12 @@ func SweepMany(t *Topology, w *Workload, p *Pricing, names []string, values []fl
 	runtime.KeepAlive(p)
 	if rc != 0 {
 		return nil, failure(rc, &ce)
+	}
+	for i, s := range r.Status {
+		if s != StatusOK {
+			r.first, r.at = failure(C.int(s), &ce), i
+			break
+		}
 	}
 	return r, nil
 }

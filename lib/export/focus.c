@@ -215,9 +215,6 @@ static int text_check(const char *text, const char *field, tco_error *err)
         return TCO_OK;
     size_t n = strlen(text), at;
     const char *problem = tco__tag_problem(text, n, &at);
-    for (size_t i = 0; !problem && i < n; i++)
-        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-            problem = "holds a control character", at = i;
     if (problem)
         return tco__fail_named(err, TCO_E_RANGE, field,
                                "%s %s (at byte %zu): allowed up to %d bytes of UTF-8 without control characters",

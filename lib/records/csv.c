@@ -227,7 +227,8 @@ static int header_cell(reader *r, size_t k, const field *f, int *seen)
         const char *problem = tco__tag_problem(key, n > TCO_TAG_MAX ? TCO_TAG_MAX + 1 : n, &at);
         if (problem)
             return header_error(r, TCO_E_RANGE, col->label,
-                                "column %s: the key %s (byte %zu): tag keys are at most %d bytes of UTF-8 without NUL",
+                                "column %s: the key %s (byte %zu): tag keys are at most %d bytes of UTF-8 without "
+                                "control characters",
                                 col->label, problem, at, TCO_TAG_MAX);
         col->kind = C_TAG;
         int rc = tco__tags_intern_hashed(r->rs->tags, key, n, tco__tags_hash(key, n), &col->key, r->err);
@@ -413,7 +414,8 @@ static void take(reader *r, row *w, size_t k, const field *f)
         const char *why = tco__tag_problem(f->p, f->n > TCO_TAG_MAX ? TCO_TAG_MAX + 1 : f->n, &at);
         if (why) {
             tco__show(shown, sizeof shown, f->p, f->n > FIELD_CAP ? FIELD_CAP : f->n);
-            problem(w, TCO_E_RANGE, k, "%s = %s %s (byte %zu): tags are at most %d bytes of UTF-8 without NUL",
+            problem(w, TCO_E_RANGE, k,
+                    "%s = %s %s (byte %zu): tags are at most %d bytes of UTF-8 without control characters",
                     col->label, shown, why, at, TCO_TAG_MAX);
         }
         r->tagv[k] = *f;

@@ -16,8 +16,9 @@
 /* XXH3-64 of text[0 .. len): the hash a text is filed under. */
 uint64_t tco__tags_hash(const char *text, size_t len);
 /* NULL when text[0 .. len) may be interned (at most TCO_TAG_MAX bytes of
- * UTF-8 without NUL), else what is wrong ("is not UTF-8"...), with *at the
- * offending byte (len itself for a text too long). */
+ * UTF-8 without control characters, NUL included), else what is wrong
+ * ("is not UTF-8"...), with *at the offending byte (len itself for a text
+ * too long). */
 const char *tco__tag_problem(const char *text, size_t len, size_t *at);
 /* Intern and find with the hash given rather than computed: the public
  * functions call them with tco__tags_hash; white-box tests force

@@ -250,7 +250,7 @@ static int job_line(reader *r, uint64_t line, const span *f, double gpus, double
         if (problem) {
             tco__show(a, sizeof a, v.p, v.n);
             return refuse(r, line, TCO_E_RANGE, key_field[k],
-                          "%s = %s %s (byte %zu): tags are at most %d bytes of UTF-8 without NUL",
+                          "%s = %s %s (byte %zu): tags are at most %d bytes of UTF-8 without control characters",
                           field_names[key_field[k]], a, problem, at, TCO_TAG_MAX);
         }
     }

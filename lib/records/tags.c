@@ -57,11 +57,11 @@ const char *tco__tag_problem(const char *text, size_t len, size_t *at)
         *at = len;
         return "is too long";
     }
-    const char *nul = memchr(text, '\0', len);
-    if (nul) {
-        *at = (size_t)(nul - text);
-        return "holds a NUL byte";
-    }
+    for (size_t i = 0; i < len; i++) /* a control byte would reach a terminal or a CSV cell raw */
+        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f) {
+            *at = i;
+            return text[i] ? "holds a control character" : "holds a NUL byte";
+        }
     size_t bad = tco__utf8_invalid_at((const unsigned char *)text, len);
     if (bad < len) {
         *at = bad;
@@ -233,8 +233,8 @@ int tco_tags_intern(tco_tags *tags, const char *text, size_t len, uint32_t *id, 
         if (len > TCO_TAG_MAX)
             return tco__fail(err, TCO_E_RANGE, "tag text %s is %zu bytes long: allowed at most %d", shown, len,
                              TCO_TAG_MAX);
-        return tco__fail(err, TCO_E_RANGE, "tag text %s %s (byte %zu): tags are UTF-8 without NUL", shown,
-                         problem, at);
+        return tco__fail(err, TCO_E_RANGE, "tag text %s %s (byte %zu): tags are UTF-8 without control characters",
+                         shown, problem, at);
     }
     return tco__tags_intern_hashed(tags, text, len, tco__tags_hash(text, len), id, err);
 }

@@ -4,13 +4,15 @@
  * with the catalogue's status, name the field in err.param_name and the
  * message, and leave every output as it was (a sentinel pattern, compared
  * byte for byte); likewise the scalar arguments, Monte Carlo's inputs,
- * the FOCUS request's texts and the CSV reader's rows. Then, per entry,
+ * the FOCUS request's texts, the CSV and sacct readers' rows, a sweep's
+ * variations and a comparison's options. Then, per entry,
  * the classes every struct and handle shares: request and output sizes of
  * 0, below version 1, past the documented upper bound (doc/api.md) and
  * SIZE_MAX, a non-zero tail, a NULL request, handles of the wrong kind,
  * unfrozen or NULL. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "support.h"
 
@@ -30,8 +32,22 @@ typedef struct cat_text {
     size_t len;
     const char *param;
     int code;
-    int row; /* 1: one row is bad, the header valid */
+    int line;  /* the bad row's line (the rest valid); 0: the whole text is bad */
+    int sacct; /* 1: Slurm accounting, 0: CSV */
 } cat_text;
+
+typedef struct cat_sweep {
+    const char *param, *cls; /* the class's value is made from the parameter's bounds */
+    int code;
+} cat_sweep;
+
+typedef struct cat_compare {
+    int k; /* the case: its rows set option cat_compare_option together */
+    const char *name, *text;
+    double value;
+    const char *param;
+    int code;
+} cat_compare;
 
 typedef struct cat_focus {
     const char *cls, *name;
@@ -701,34 +717,240 @@ static void test_focus_texts(void **state)
     }
 }
 
-/* The CSV reader: each bad text refused with its code and field, the
- * line in the message, *out untouched; a bad row without TCO_READ_STRICT
- * reported, naming the column, and skipped. */
+/* The CSV and sacct readers: each bad text refused with its code and
+ * field, the line in the message, *out untouched; a bad row without
+ * TCO_READ_STRICT reported, naming the column, and skipped. */
 static void test_readers(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof cat_texts / sizeof cat_texts[0]; i++) {
         const cat_text *ct = &cat_texts[i];
+        int (*read)(tco_records **, const char *, size_t, uint32_t, tco_error *) =
+            ct->sacct ? tco_records_read_sacct : tco_records_read_csv;
         tco_error err = TCO_ERROR_INIT;
         tco_records *rs = (tco_records *)&err; /* a sentinel: must stay */
-        int rc = tco_records_read_csv(&rs, ct->text, ct->len, TCO_READ_STRICT, &err);
+        int rc = read(&rs, ct->text, ct->len, TCO_READ_STRICT, &err);
         if (rc != ct->code || strcmp(err.param_name, ct->param) != 0 || !strstr(err.message, ct->param))
             fail_msg("%s: got %s naming \"%s\" (%s), want %s naming \"%s\"", ct->what, tco_status_name(rc),
                      err.param_name, err.message, tco_status_name(ct->code), ct->param);
         assert_ptr_equal(rs, (tco_records *)&err);
-        if (!ct->row)
+        if (!ct->line)
             continue;
-        assert_non_null(strstr(err.message, "line 2"));
-        assert_int_equal(tco_records_read_csv(&rs, ct->text, ct->len, 0, NULL), TCO_OK);
+        char line_text[32];
+        snprintf(line_text, sizeof line_text, "line %d:", ct->line);
+        if (!strstr(err.message, line_text))
+            fail_msg("%s: \"%s\" does not say %s", ct->what, err.message, line_text);
+        assert_int_equal(read(&rs, ct->text, ct->len, 0, NULL), TCO_OK);
         const char *reason;
         uint64_t line;
         assert_int_equal(tco_records_count(rs), 0);
         assert_int_equal(tco_records_bad_count(rs), 1);
         assert_int_equal(tco_records_bad_at(rs, 0, &line, &reason, NULL), TCO_OK);
-        assert_int_equal(line, 2);
+        assert_int_equal(line, ct->line);
         if (!strstr(reason, ct->param))
             fail_msg("%s: the reason \"%s\" does not name %s", ct->what, reason, ct->param);
         tco_records_free(rs);
+    }
+}
+
+/* The value of a sweep's class for a parameter of bounds lo to hi, as
+ * gen_catalogue.py makes the fields' (a class that is a number is that
+ * number; strtod reads nan and inf as their classes too). */
+static double class_value(const char *cls, double lo, double hi)
+{
+    char *end;
+    double v = strtod(cls, &end);
+    if (end != cls && *end == '\0')
+        return v;
+    const struct {
+        const char *cls;
+        double v;
+    } classes[] = { { "zero", 0 },       { "negative", -1 },  { "subnormal", 5e-324 },
+                    { "huge", 1e308 },   { "-huge", -1e308 }, { "below", nextafter(lo, -INFINITY) },
+                    { "above", nextafter(hi, INFINITY) },     { "fractional", floor(lo) + 1.5 } };
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (!strcmp(cls, classes[i].cls))
+            return classes[i].v;
+    fail_msg("unknown class %s", cls);
+    return NAN;
+}
+
+static int handle_get(const ctx *c, const tco_param_info *in, double *v)
+{
+    return in->handle == TCO_HANDLE_TOPOLOGY   ? tco_topology_get(c->s.t, in->key, v, NULL)
+           : in->handle == TCO_HANDLE_WORKLOAD ? tco_workload_get(c->s.w, in->key, v, NULL)
+                                               : tco_pricing_get(c->s.p, in->key, v, NULL);
+}
+
+/* A sweep of two variations, the second set to the class's value: that
+ * one's status the code and its estimate zeroed, the first priced, err
+ * naming the parameter. */
+static void test_sweep(void **state)
+{
+    ctx *c = *state;
+    for (size_t i = 0; i < sizeof cat_sweep_cases / sizeof cat_sweep_cases[0]; i++) {
+        const cat_sweep *cs = &cat_sweep_cases[i];
+        tco_param_info in = { .size = sizeof in };
+        int32_t key;
+        double values[2];
+        assert_int_equal(tco_param_find(&key, cs->param, NULL), TCO_OK);
+        assert_int_equal(tco_param_info_get(&in, key, NULL), TCO_OK);
+        assert_int_equal(handle_get(c, &in, &values[0]), TCO_OK);
+        values[1] = class_value(cs->cls, in.min_value, in.max_value);
+        tco_estimate out[2];
+        int32_t status[2] = { 99, 99 };
+        memset(out, SENTINEL, sizeof out);
+        tco_error err = TCO_ERROR_INIT;
+        int rc = tco_estimate_sweep(out, sizeof out[0], status, 2, &key, 1, values, c->s.t, c->s.w, c->s.p, &err);
+        if (rc != TCO_OK || status[0] != TCO_OK || status[1] != cs->code || strcmp(err.param_name, cs->param) != 0 ||
+            !strstr(err.message, cs->param))
+            fail_msg("sweep %s = %s (%g): got %s, statuses %s and %s, naming \"%s\" (%s); want the second %s naming it",
+                     cs->param, cs->cls, values[1], tco_status_name(rc), tco_status_name(status[0]),
+                     tco_status_name(status[1]), err.param_name, err.message, tco_status_name(cs->code));
+        assert_true(isfinite(out[0].total) && out[0].total > 0);
+        static const unsigned char zero[sizeof(tco_estimate)];
+        if (memcmp((char *)&out[1] + sizeof(size_t), zero, sizeof out[1] - sizeof(size_t)) != 0)
+            fail_msg("sweep %s = %s: the refused variation's estimate is not zeroed", cs->param, cs->cls);
+    }
+    /* The arguments that make the whole sweep unusable: refused, nothing written. */
+    int32_t mfu, currency, unknown = -1;
+    assert_int_equal(tco_param_find(&mfu, "mfu", NULL), TCO_OK);
+    assert_int_equal(tco_param_find(&currency, "currency", NULL), TCO_OK);
+    const double values[2] = { 0.4, 0.5 };
+    int32_t *status = out_at(32768, 0);
+    const struct {
+        const char *what;
+        size_t out_size;
+        int32_t *status;
+        const int32_t *key;
+        int code;
+    } shared[] = {
+        { "an out_size of 0", 0, status, &mfu, TCO_E_SIZE },
+        { "an out_size below version 1", sizeof(size_t), status, &mfu, TCO_E_SIZE },
+        { "an out_size past 65,536", 65536 + 8, status, &mfu, TCO_E_SIZE },
+        { "an out_size of SIZE_MAX", SIZE_MAX, status, &mfu, TCO_E_SIZE },
+        { "an out_size not a multiple of 8", sizeof(tco_estimate) + 4, status, &mfu, TCO_E_SIZE },
+        { "a NULL status", sizeof(tco_estimate), NULL, &mfu, TCO_E_NULL },
+        { "NULL keys", sizeof(tco_estimate), status, NULL, TCO_E_NULL },
+        { "a key that is no parameter's", sizeof(tco_estimate), status, &unknown, TCO_E_UNKNOWN_PARAM },
+        { "a text parameter", sizeof(tco_estimate), status, &currency, TCO_E_TYPE },
+    };
+    for (size_t k = 0; k < sizeof shared / sizeof shared[0]; k++) {
+        tco_error err = TCO_ERROR_INIT;
+        outputs_reset();
+        snapshot();
+        int rc = tco_estimate_sweep((tco_estimate *)outbuf, shared[k].out_size, shared[k].status, 2, shared[k].key, 1,
+                                    values, c->s.t, c->s.w, c->s.p, &err);
+        if (rc != shared[k].code || memcmp(before, outbuf, sizeof outbuf) != 0)
+            fail_msg("sweep: %s: got %s (%s), want %s with nothing written", shared[k].what, tco_status_name(rc),
+                     err.message, tco_status_name(shared[k].code));
+    }
+}
+
+/* Option k of a comparison: the catalogue's scenario, and for k =
+ * cat_compare_option the rows of case `which` set. */
+static void option_new(scen *s, int k, int which)
+{
+    scen_defaults(s);
+    ctx one = { .s = *s }; /* set_param reads its handles only */
+    for (size_t i = 0; i < sizeof cat_params / sizeof cat_params[0]; i++)
+        assert_int_equal(set_param(&one, &cat_params[i], NULL), TCO_OK);
+    for (size_t i = 0; k == cat_compare_option && i < sizeof cat_compare_cases / sizeof cat_compare_cases[0]; i++) {
+        const cat_compare *cc = &cat_compare_cases[i];
+        if (cc->k != which)
+            continue;
+        tco_param_info in = { .size = sizeof in };
+        int32_t key;
+        assert_int_equal(tco_param_find(&key, cc->name, NULL), TCO_OK);
+        assert_int_equal(tco_param_info_get(&in, key, NULL), TCO_OK);
+        const cat_param number = { tco_handle_kind_name(in.handle), cc->name, cc->value };
+        int rc = !cc->text                           ? set_param(&one, &number, NULL)
+                 : in.handle == TCO_HANDLE_TOPOLOGY ? tco_topology_set_text(s->t, key, cc->text, NULL)
+                 : in.handle == TCO_HANDLE_WORKLOAD ? tco_workload_set_text(s->w, key, cc->text, NULL)
+                                                    : tco_pricing_set_text(s->p, key, cc->text, NULL);
+        assert_int_equal(rc, TCO_OK);
+    }
+    scen_freeze(s);
+}
+
+/* A comparison of three options, option 2 made bad: refused with the code,
+ * naming the parameter and the option, nothing written; then the
+ * arguments every call shares: the output size, no option, NULL arrays,
+ * a handle of the wrong kind, unfrozen or NULL. */
+static void test_compare(void **state)
+{
+    (void)state; /* each option has handles of its own */
+    enum { N = 3 };
+    assert_int_equal(cat_compare_option, N - 1); /* the last option is the one made bad */
+    int cases = 0;
+    for (size_t i = 0; i < sizeof cat_compare_cases / sizeof cat_compare_cases[0]; i++)
+        cases = cat_compare_cases[i].k + 1 > cases ? cat_compare_cases[i].k + 1 : cases;
+    for (int which = 0; which <= cases; which++) { /* the last: every option valid */
+        scen o[N];
+        const tco_topology *ts[N];
+        const tco_workload *ws[N];
+        const tco_pricing *ps[N];
+        for (int k = 0; k < N; k++) {
+            option_new(&o[k], k, which);
+            ts[k] = o[k].t, ws[k] = o[k].w, ps[k] = o[k].p;
+        }
+        const cat_compare *cc = NULL;
+        for (size_t i = 0; i < sizeof cat_compare_cases / sizeof cat_compare_cases[0] && !cc; i++)
+            cc = cat_compare_cases[i].k == which ? &cat_compare_cases[i] : NULL;
+        tco_error err = TCO_ERROR_INIT;
+        outputs_reset();
+        snapshot();
+        int rc = tco_compare((tco_option *)outbuf, sizeof(tco_option), N, ts, ws, ps, &err);
+        if (!cc) {
+            if (rc != TCO_OK)
+                fail_msg("compare: the valid options fail: %s", err.message);
+            /* The arguments: each refused, nothing written. */
+            const size_t sizes[] = { 0, sizeof(size_t), 65536 + 8, SIZE_MAX, sizeof(tco_option) + 4 };
+            for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                outputs_reset();
+                snapshot();
+                if (tco_compare((tco_option *)outbuf, sizes[k], N, ts, ws, ps, NULL) != TCO_E_SIZE ||
+                    memcmp(before, outbuf, sizeof outbuf) != 0)
+                    fail_msg("compare: out_size %zu is not refused with nothing written", sizes[k]);
+            }
+            scen open;
+            scen_defaults(&open);
+            const tco_topology *bad_t[N] = { ts[0], (const tco_topology *)ws[1], ts[2] };
+            const tco_topology *open_t[N] = { ts[0], open.t, ts[2] };
+            const tco_topology *null_t[N] = { ts[0], NULL, ts[2] };
+            const struct {
+                const char *what;
+                size_t n;
+                const tco_topology *const *t;
+                int code;
+            } shared[] = {
+                { "no option", 0, ts, TCO_E_RANGE },
+                { "NULL topologies", N, NULL, TCO_E_NULL },
+                { "a workload as option 1's topology", N, bad_t, TCO_E_TYPE },
+                { "an unfrozen topology", N, open_t, TCO_E_NOT_FROZEN },
+                { "a NULL topology", N, null_t, TCO_E_NULL },
+            };
+            for (size_t k = 0; k < sizeof shared / sizeof shared[0]; k++) {
+                outputs_reset();
+                snapshot();
+                rc = tco_compare((tco_option *)outbuf, sizeof(tco_option), shared[k].n, shared[k].t, ws, ps, &err);
+                if (rc != shared[k].code || memcmp(before, outbuf, sizeof outbuf) != 0)
+                    fail_msg("compare: %s: got %s (%s), want %s with nothing written", shared[k].what,
+                             tco_status_name(rc), err.message, tco_status_name(shared[k].code));
+            }
+            scen_free(&open);
+        } else {
+            char option[32];
+            snprintf(option, sizeof option, "option %d", cat_compare_option);
+            if (rc != cc->code || strcmp(err.param_name, cc->param) != 0 || !strstr(err.message, option))
+                fail_msg("compare, %s set: got %s naming \"%s\" (%s), want %s naming %s and %s", cc->name,
+                         tco_status_name(rc), err.param_name, err.message, tco_status_name(cc->code), cc->param,
+                         option);
+            if (memcmp(before, outbuf, sizeof outbuf) != 0)
+                fail_msg("compare, %s set: a refused comparison wrote its output", cc->name);
+        }
+        for (int k = 0; k < N; k++)
+            scen_free(&o[k]);
     }
 }
 
@@ -744,6 +966,8 @@ int main(void)
         cmocka_unit_test(test_uncertain),
         cmocka_unit_test(test_readers),
         cmocka_unit_test(test_focus_texts),
+        cmocka_unit_test(test_sweep),
+        cmocka_unit_test(test_compare),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

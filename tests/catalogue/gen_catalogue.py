@@ -13,6 +13,10 @@ INT32_MIN, INT32_MAX, UINT32_MAX = -2**31, 2**31 - 1, 2**32 - 1
 def value(cls, f):
     """The value of a bad class for field f (tests/catalogue/README.md);
     the Python and Go tests compute the same."""
+    try:
+        return float(cls)  # a class that is a number is that value
+    except ValueError:
+        pass
     lo, hi = f["lo"], f.get("hi")
     if f["type"] == "uint32":
         return {"below": lo - 1, "above": hi + 1, "zero": 0, "huge": UINT32_MAX}[cls]
@@ -64,10 +68,28 @@ def main(src, dst):
         b = reader_text(rd, case)
         what = f'{case["column"]} = {case["text"]!r}'.encode("ascii", "backslashreplace")
         texts.append(f'    {{ {c_bytes(what)}, {c_bytes(b)}, {len(b)}, '
-                     f'"{case["column"]}", TCO_E_{case["status"]}, 1 }},')
+                     f'"{case["column"]}", TCO_E_{case["status"]}, 2, 0 }},')
     for case in rd["texts"]:
         b = case["text"].encode("latin-1")
-        texts.append(f'    {{ "{case["name"]}", {c_bytes(b)}, {len(b)}, "{case["param"]}", TCO_E_{case["status"]}, 0 }},')
+        texts.append(f'    {{ "{case["name"]}", {c_bytes(b)}, {len(b)}, "{case["param"]}", TCO_E_{case["status"]}, 0, 0 }},')
+    sa = cat["sacct"]
+    for case in sa["cases"]:
+        row = list(sa["row"])
+        row[sa["fields"].index(case["column"])] = case["text"] * case.get("repeat", 1)
+        b = ("|".join(row) + "\n").encode("latin-1")
+        what = f'{case["column"]} = {case["text"]!r}'.encode("ascii", "backslashreplace")
+        texts.append(f'    {{ {c_bytes(what)}, {c_bytes(b)}, {len(b)}, "{case["column"]}", TCO_E_{case["status"]}, 1, 1 }},')
+    for case in sa["texts"]:
+        b = case["text"].encode("latin-1")
+        texts.append(f'    {{ "{case["name"]}", {c_bytes(b)}, {len(b)}, "{case["param"]}", TCO_E_{case["status"]}, 0, 1 }},')
+    va = cat["variants"]
+    sweep = [f'    {{ "{s["param"]}", "{cls}", TCO_E_{status} }},' for s in va["sweep"] for cls, status in s["bad"].items()]
+    compare = []
+    for k, case in enumerate(va["compare"]["cases"]):
+        for name, v in case["set"].items():
+            text = json.dumps(v) if isinstance(v, str) else "NULL"
+            number = c_double(float(v)) if not isinstance(v, str) else "0"
+            compare.append(f'    {{ {k}, "{name}", {text}, {number}, "{case["param"]}", TCO_E_{case["status"]} }},')
     arguments = [f'    {{ "{a["entry"]}", "{cls}", "{a["argument"]}", 0, CAT_REAL, {c_double(float(value(cls, a)))}, 0, '
                  f'TCO_E_{status} }},' for a in cat["arguments"] for cls, status in a["bad"].items()]
     mc, uncertain = cat["uncertain"], []
@@ -106,6 +128,9 @@ def main(src, dst):
             init = ", ".join(f".{k} = {v!r}" for k, v in sc[name].items())
             out.write(f"static const {ctype} cat_{name} = {{ .size = sizeof({ctype}), {init} }};\n")
         out.write(f"static const double cat_sizing_deadline_days = {c_double(float(sc['sizing_deadline_days']))};\n")
+        out.write("static const cat_sweep cat_sweep_cases[] = {\n" + "\n".join(sweep) + "\n};\n")
+        out.write(f"static const int cat_compare_option = {va['compare']['option']};\n")
+        out.write("static const cat_compare cat_compare_cases[] = {\n" + "\n".join(compare) + "\n};\n")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-TCO, GOLDEN, MONTH = sys.argv[1], sys.argv[2], sys.argv[3]
+TCO, GOLDEN, MONTH = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 GOLDEN_NAMES = ["default", "owned", "moe", "multisite"]
 failures = 0
 
@@ -211,6 +211,7 @@ def main():
     output_checks(path, write)
     option_checks(path)
     more_command_checks(write)
+    corner_checks(path, write)
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)
@@ -1054,6 +1055,181 @@ def more_command_checks(write):
             os.close(master)
         check(p.returncode == 2 and b"CBOR is binary: not writing it to a terminal" in p.stderr,
               f"tco {args[0]}: CBOR to a terminal refused: {p.returncode} {p.stderr!r}")
+
+
+def corner_checks(path, write):
+    """The corners of the command line, the files and the programme's
+    JSON that the checks above leave: each refused with its exit status
+    and a message naming the input, or read and written as it should be."""
+    default = os.path.join(GOLDEN, "default.json")
+    example = os.path.join(MONTH, "..", "programme.json")
+    story = os.path.join(MONTH, "..", "story.json")
+    month = os.path.join(MONTH, "month.csv"), os.path.join(MONTH, "cluster.json")
+
+    def in_tmp(*args, stdin=None):  # run in the scratch folder: relative paths
+        p = subprocess.run([TCO, *args], capture_output=True, timeout=60, cwd=path(""), stdin=stdin)
+        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+    # Options: a relative -o, -o -, the focus rows' .csv, help with and
+    # without the scenario options, positionals after --, --focus without
+    # its format, a format a command does not offer, --to alone wrong.
+    rc, _, err = in_tmp("report", "--format", "json", "-o", "relative.json")
+    with open(path("relative.json")) as f:
+        check(rc == 0 and "total" in json.load(f), f"-o a file name without a folder: {err}")
+    rc, _, err = in_tmp("report", "-o", "relative.csv")
+    with open(path("relative.csv")) as f:
+        check(rc == 0 and f.readline().startswith("field,value,unit"), f"-o x.csv without a folder: {err}")
+    rc, out, _ = run("report", "-o", "-", "--format", "json")
+    check(rc == 0 and "total" in json.loads(out), "-o - is standard output")
+    focus = path("focus.csv")
+    rc, _, err = run("attribute", *month, "--by", "team", "--format", "focus", "-o", focus)
+    with open(focus) as f:
+        check(rc == 0 and f.readline().startswith("BillingAccountId,"), f"--format focus -o x.csv: {err}")
+    expect(["attribute", *month, "--by", "team", "--format", "focus", "-o", path("focus.json")], 2,
+           "--format focus, but -o", "ends in .json")
+    out, _ = expect(["report", "-h"], 0)
+    check(b"--set=NAME=VALUE" in out, "report -h: the scenario options too")
+    out, _ = expect(["params", "-h"], 0)
+    check(b"tco params" in out and b"--set=NAME=VALUE" not in out, "params -h: no scenario options")
+    expect(["report", "--", default, default], 2, "unexpected argument")
+    expect(["attribute", *month, "--by", "team", "--format", "json", "--focus", "region_id=x"], 2,
+           "give --format focus")
+    expect(["fingerprint", default, "--format", "json"], 2, "--format json is not offered here")
+    expect(["convert", default, "-", "--from", "json", "--to", "xml"], 2, "not xml")
+    # Files: an extension after a dotted folder, a file too large (from a
+    # file and from standard input), standard input left unread.
+    os.makedirs(path("v2.0"), exist_ok=True)
+    with open(default, "rb") as f, open(path("v2.0/scenario"), "wb") as g:
+        g.write(f.read())
+    rc, out, err = run("fingerprint", path("v2.0/scenario"))
+    check(rc == 0 and out == run("fingerprint", default)[1], f"a file without extension in a dotted folder: {err}")
+    big = path("big.json")
+    with open(big, "wb") as f:
+        f.truncate((64 << 20) + 1)
+    expect(["report", big], 1, big, "larger than 64 MiB")
+    with open(big, "rb") as f:
+        p = subprocess.run([TCO, "report", "-"], stdin=f, capture_output=True, timeout=60)
+    check(p.returncode == 1 and b"-: larger than 64 MiB" in p.stderr, f"standard input too large: {p.stderr[-200:]!r}")
+    os.remove(big)
+    with open(default, "rb") as f:
+        p = subprocess.run([TCO, "report", "--format", "json"], stdin=f, capture_output=True, timeout=60)
+    check(p.returncode == 0 and b"standard input is not read" in p.stderr, "a file redirected in for nothing is said")
+    with open(write("empty.txt", ""), "rb") as f:
+        p = subprocess.run([TCO, "report", "--format", "json"], stdin=f, capture_output=True, timeout=60)
+    check(p.returncode == 0 and b"not read" not in p.stderr, "an empty file redirected in says nothing")
+    with open(write("one.csv", "start,end,accelerators,price_class,tag.team\n"
+                                "2026-11-01T00:00:00Z,2026-11-01T02:00:00Z,8,on_demand,llm\n"), "rb") as f:
+        p = subprocess.run([TCO, "attribute", "-", "--by", "team", "--format", "json"], stdin=f, capture_output=True,
+                           timeout=60)
+    check(p.returncode == 0 and b"not read" not in p.stderr, f"records from standard input: {p.stderr[-200:]!r}")
+    # JSON: numbers with a capital E and more than 800 digits, a whole
+    # number below -2^53, a boolean given as a text, freezes that fail.
+    head = {"format": "libtco-scenario", "version": 1}
+    capital = write("capital.json", '{"format": "libtco-scenario", "version": 1, "workload": {"tokens": 1.5E12}}')
+    rc, out, _ = run("convert", capital, "-", "--to", "json")
+    check(rc == 0 and json.loads(out)["workload"]["tokens"] == 1.5e12, "a number with a capital E")
+    many = write("many.json", '{"format": "libtco-scenario", "version": 1,\n "workload": {"mfu": 0.%s}}' % ("4" * 801))
+    expect(["report", many], 1, "many.json:2:22: a number of more than 800 digits")
+    for doc, needles in (({**head, "workload": {"tokens": -(2 ** 53) - 1}}, ("tokens = -9007199254740993", "2^53")),
+                         ({**head, "workload": {"checkpoint_async": "yes"}}, ("checkpoint_async is a number",
+                                                                              "found a string")),
+                         ({**head, "workload": {"params_active": 1e12, "params_total": 1e9}},
+                          ("params_active = 1e+12 exceeds params_total",)),
+                         ({**head, "pricing": {"currency": "EUR"}}, ("on_demand_per_accel_hour", "set the rate in EUR")),
+                         ({**head, "format": "libtco-scenario\u001b"}, ("format is \"libtco-scenario\\x1b\"",))):
+        f = write("corner.json", json.dumps(doc))
+        expect(["report", f], 1, f, *needles)
+    expect(["report", write("key.json", json.dumps({**head, "topology": {"\u00e9" + "k" * 300: 1}}))], 1,
+           "unknown key \"\\xc3\\xa9kkk")
+    # --set: a name past the nearest-name search, one past its buffer, digits
+    # no double holds, a number that does not end where its digits do.
+    expect(["report", "--set", "a" * 70 + "=1"], 2, "tco params lists them")
+    expect(["report", "--set", "a" * 130 + "=1"], 2, "--set takes NAME=VALUE")
+    expect(["report", "--set", "mfu=0." + "4" * 900], 2, "mfu is a number")
+    expect(["report", "--set", "mfu=4e"], 2, "mfu is a number", "not 4e")
+    expect(["report", "--set", "tokens=1e999"], 2, "tokens is a number")
+    expect(["report", "--set", "\u001b=1"], 2, "no parameter is named \\x1b")
+    # The programme: what its stages' JSON may get wrong.
+    with open(story) as f:
+        base = json.load(f)
+
+    def bad(name, change, code, *needles):
+        doc = json.loads(json.dumps(base))
+        change(doc)
+        p = write(name, json.dumps(doc))
+        expect(["programme", p], code, p, *needles)
+
+    def serving(**kv):
+        return lambda doc: doc["stages"][8]["serving"].update(kv)
+
+    def pop(i, *keys):
+        def change(doc):
+            for k in keys:
+                doc["stages"][i].pop(k, None)
+        return change
+
+    bad("c-tp-big.json", serving(tensor_parallel=2 ** 40), 1, "serving.tensor_parallel", "one past 32 bits")
+    bad("c-tp-neg.json", serving(tensor_parallel=-2 ** 40), 1, "serving.tensor_parallel", "one past 32 bits")
+    bad("c-tp-type.json", serving(tensor_parallel="two"), 1, "serving.tensor_parallel", "not a string")
+    bad("c-interval.json", serving(interval_seconds=60), 1, "a constant rate goes with \"hours\"",
+        "not interval_seconds")
+    bad("c-hours.json", serving(hours=1e7), 1, "serving.hours = 1e+07 is out of range")
+    bad("c-rate-empty.json", serving(rate=[]), 1, "serving.rate is a number", "not an array")
+    bad("c-rate-none.json", lambda doc: doc["stages"][8]["serving"].pop("rate"), 1, "serving.rate", "not missing")
+    bad("c-unit-type.json", serving(rate_unit=5), 1, "serving.rate_unit is", "not an integer")
+    bad("c-first.json", lambda doc: doc["stages"][0].update(after="sft"), 1, "stages[0]",
+        "it is the first stage")
+    bad("c-name-empty.json", lambda doc: doc["stages"][1].update(name=""), 1, "stages[1]", "not \"\"")
+    bad("c-kind-unnamed.json", lambda doc: (pop(1, "name")(doc), doc["stages"][1].update(kind="warmup")), 1,
+        "stages[1]: kind \"warmup\"")
+    bad("c-kept-neg.json", lambda doc: doc["stages"][1].update(versions_kept=-2 ** 40), 1,
+        "versions_kept = -1099511627776")
+    bad("c-workload.json", lambda doc: doc["stages"][4]["workload"].update(params_active=1e15, params_total=1e9), 1,
+        "stages[4]", "workload: params_active")
+    p = write("c-syntax.json", '{"format": "libtco-scenario", "version": 1, "stages": [}')
+    expect(["programme", p], 1, p, "not valid JSON")
+    p = write("c-freeze.json", json.dumps(dict(base, topology={**base.get("topology", {}), "switch_radix": 63})))
+    expect(["programme", p], 1, p, "switch_radix = 63")
+    expect(["programme", story, "--set", "mfu=7"], 1, "--set mfu=7", "out of range")
+    p = write("c-stages.json", json.dumps(dict(base, stages=[base["stages"][1]] * 257)))
+    expect(["programme", p], 1, p, "stages holds 257 stages: allowed 1 to 256")
+    # Two stages without a name and of one kind are called alike: refused.
+    doc = json.loads(json.dumps(base))
+    for i in (6, 7):
+        doc["stages"][i] = {"kind": "evaluation"}
+    p = write("c-twins.json", json.dumps(doc))
+    expect(["programme", p], 1, p, "has that name too", "called by its kind")
+    # A series without interval_seconds: one point a minute.
+    doc = json.loads(json.dumps(base))
+    doc["stages"][8]["serving"].pop("hours")
+    doc["stages"][8]["serving"]["rate"] = [10] * 120
+    rc, out, err = run("programme", write("c-series.json", json.dumps(doc)), "--format", "json")
+    st = json.loads(out)["stages"][8] if rc == 0 else {}
+    check(rc == 0 and abs(st["end_hours"] - st["start_hours"] - 2) < 1e-9, f"a series is a point a minute: {err}")
+    # A path that fits, but not with the temporary file's suffix beside it;
+    # a text report to a full standard output.
+    near = path("")
+    near = os.path.join(near, "n" * (4090 - len(near) - 1))
+    expect(["report", "--format", "json", "-o", near], 3, "the path is too long")
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "wb") as full:
+            p = subprocess.run([TCO, "report", "--format", "json"], stdout=full, stderr=subprocess.PIPE, timeout=60)
+        check(p.returncode == 3 and b"-: cannot write" in p.stderr, f"a report to a full standard output: {p.stderr!r}")
+    # Text in the outputs: a file name with a control character is
+    # escaped in JSON, one with a quote, a backslash and a line break in
+    # a Prometheus label.
+    odd = path("tab\there.json")
+    with open(default) as f, open(odd, "w") as g:
+        g.write(f.read())
+    rc, out, _ = run("compare", default, odd, "--format", "json")
+    check(rc == 0 and json.loads(out)["options"][1]["scenario"] == odd and b"\\u0009" in out,
+          "a control character in a JSON text is escaped")
+    odd = path('q"b\\s\nl.json')
+    with open(default) as f, open(odd, "w") as g:
+        g.write(f.read())
+    rc, out, _ = run("report", odd, "--format", "prometheus")
+    check(rc == 0 and b'scenario="' + odd.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").encode()
+          + b'"' in out, "a Prometheus label escapes a quote, a backslash and a line break")
 
 
 def report_schema_checks(rep):

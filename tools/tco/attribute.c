@@ -110,12 +110,12 @@ static const char *key_list(char *buf, size_t cap, const tco_records *rs)
 static int request_of(const cmd_args *a, const job *j, tco_attribution_request *q)
 {
     const tco_tags *tags = tco_records_tags(j->rs);
-    char list[512];
+    char list[512], shown[256];
     for (uint32_t k = 0; k < j->nkeys; k++)
         if (tco_tags_find(tags, j->keys[k], strlen(j->keys[k]), &q->by_key[k], NULL) != TCO_OK ||
             !has_key(j->rs, q->by_key[k])) {
-            say("%s: --by %s: no record has that tag key; they have: %s", j->path, j->keys[k],
-                key_list(list, sizeof list, j->rs));
+            say("%s: --by %s: no record has that tag key; they have: %s", j->path,
+                shown_text(shown, sizeof shown, j->keys[k]), key_list(list, sizeof list, j->rs));
             return EXIT_REJECTED;
         }
     q->by_count = j->nkeys;
@@ -124,7 +124,7 @@ static int request_of(const cmd_args *a, const job *j, tco_attribution_request *
         return rc;
     q->owner_value = TCO_TAG_NONE;
     if (a->owner && tco_tags_find(tags, a->owner, strlen(a->owner), &q->owner_value, NULL) != TCO_OK) {
-        say("%s: --owner %s: no record has that tag value", j->path, a->owner);
+        say("%s: --owner %s: no record has that tag value", j->path, shown_text(shown, sizeof shown, a->owner));
         return EXIT_REJECTED;
     }
     q->period_start = j->period[0];

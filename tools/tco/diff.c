@@ -206,8 +206,7 @@ static int diff_run(const cmd_args *a, scenario s[2], change *ch)
     for (size_t i = 0; i < tco_param_count(); i++) {
         change *c = &ch[nch];
         c->in.size = sizeof c->in;
-        if (tco_param_info_at(&c->in, i, NULL) != TCO_OK)
-            continue;
+        tco_param_info_at(&c->in, i, NULL); /* i below the count: cannot fail */
         value_text(c->a, sizeof c->a, &s[0], &c->in);
         value_text(c->b, sizeof c->b, &s[1], &c->in);
         nch += strcmp(c->a, c->b) != 0;

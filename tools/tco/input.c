@@ -156,6 +156,25 @@ static const char *json_kind(const json_t *v)
     }
 }
 
+/* Whether v, which is there, is of type t: json_is_object() and its kin
+ * test for NULL too, a test no input reaches where the value exists. */
+static int is(const json_t *v, json_type t)
+{
+    return json_typeof(v) == t;
+}
+
+static int is_number(const json_t *v)
+{
+    return is(v, JSON_INTEGER) || is(v, JSON_REAL);
+}
+
+/* Every member of an object: jansson's json_object_foreach without its
+ * test of a value that an iterator always gives. */
+#define EACH_MEMBER(obj, key, v)                                                                                  \
+    for (void *it_ = json_object_iter(obj);                                                                       \
+         it_ ? ((key) = json_object_iter_key(it_), (v) = json_object_iter_value(it_), 1) : 0;                      \
+         it_ = json_object_iter_next(obj, it_))
+
 /* The handle kind a top-level key names (the library's names), else 0. */
 static int32_t section_kind(const char *key)
 {
@@ -179,23 +198,24 @@ static const char *scenario_keys(char *buf, size_t cap)
 static int json_section(scenario *s, int32_t kind, json_t *obj, const char *path, const char *note)
 {
     const char *section = tco_handle_kind_name(kind);
-    if (!json_is_object(obj)) {
+    if (!is(obj, JSON_OBJECT)) {
         say("%s: %s: a %s is an object of parameter names to values, not %s%s", path, section, section,
             json_kind(obj), note);
         return EXIT_REJECTED;
     }
     const char *name;
     json_t *v;
-    json_object_foreach(obj, name, v) {
+    EACH_MEMBER(obj, name, v) {
         tco_error err = TCO_ERROR_INIT;
         tco_param_info info = { .size = sizeof info };
         int32_t key;
-        if (tco_param_find(&key, name, &err) != TCO_OK || tco_param_info_get(&info, key, &err) != TCO_OK) {
+        if (tco_param_find(&key, name, &err) != TCO_OK) {
             char shown[256];
             say("%s: %s: unknown key \"%s\": no %s parameter has that name (tco params lists them)%s", path,
                 section, shown_text(shown, sizeof shown, name), section, note);
             return EXIT_REJECTED;
         }
+        tco_param_info_get(&info, key, NULL); /* a key find gave: cannot fail */
         if (info.handle != kind) {
             say("%s: %s: %s belongs to the %s, not the %s%s", path, section, name,
                 tco_handle_kind_name(info.handle), section, note);
@@ -203,7 +223,7 @@ static int json_section(scenario *s, int32_t kind, json_t *obj, const char *path
         }
         int rc;
         if (info.type == TCO_TYPE_TEXT || info.type == TCO_TYPE_CHOICE) {
-            if (!json_is_string(v)) {
+            if (!is(v, JSON_STRING)) {
                 char list[512] = "";
                 if (info.type == TCO_TYPE_CHOICE)
                     param_choices(list, sizeof list, key, info.choice_count, 0);
@@ -213,10 +233,10 @@ static int json_section(scenario *s, int32_t kind, json_t *obj, const char *path
                 return EXIT_REJECTED;
             }
             rc = h_set_text(s, kind, key, json_string_value(v), &err);
-        } else if (json_is_number(v)) {
+        } else if (is_number(v)) {
             /* A whole number past 2^53 does not fit a double as written:
              * refused, never rounded in silence. */
-            json_int_t i = json_is_integer(v) ? json_integer_value(v) : 0;
+            json_int_t i = is(v, JSON_INTEGER) ? json_integer_value(v) : 0;
             if (i > ((json_int_t)1 << 53) || i < -((json_int_t)1 << 53)) {
                 say("%s: %s.%s = %lld does not fit a double exactly (it would be rounded): allowed whole numbers "
                     "up to 2^53, or write it as a real such as %.17g%s",
@@ -224,8 +244,8 @@ static int json_section(scenario *s, int32_t kind, json_t *obj, const char *path
                 return EXIT_REJECTED;
             }
             rc = h_set(s, kind, key, json_number_value(v), &err);
-        } else if (json_is_boolean(v) && info.type == TCO_TYPE_BOOL) {
-            rc = h_set(s, kind, key, json_is_true(v) ? 1 : 0, &err);
+        } else if ((is(v, JSON_TRUE) || is(v, JSON_FALSE)) && info.type == TCO_TYPE_BOOL) {
+            rc = h_set(s, kind, key, is(v, JSON_TRUE), &err);
         } else {
             say("%s: %s.%s is a number (%s%s%s): found %s%s", path, section, name, info.description,
                 info.unit[0] ? ", " : "", info.unit, json_kind(v), note);
@@ -254,6 +274,8 @@ static void *json_alloc(size_t n)
     return p;
 }
 
+enum { MAX_DIGITS = 800 }; /* a double's exact expansion has at most 767 */
+
 /* The significant digits of the number written at s (n bytes: sign,
  * digits, point, exponent), leading zeros dropped, into d; their count,
  * or -1 when there are more than cap. */
@@ -272,15 +294,39 @@ static int significant_digits(char *d, int cap, const char *s, size_t n)
     return k;
 }
 
+/* 1 when x, which the number written at s (n bytes) reads as, gives its
+ * digits back: up to DBL_DIG digits always do, unless the number fell
+ * below the normal range (1e-400 reads as 0). */
+static int fits_as_written(const char *s, size_t n, double x)
+{
+    char written[MAX_DIGITS], back[MAX_DIGITS], back_text[MAX_DIGITS + 16];
+    int k = significant_digits(written, MAX_DIGITS, s, n);
+    if (k < 0)
+        return 0;
+    if (k <= DBL_DIG && (k == 0 || fabs(x) >= DBL_MIN))
+        return 1;
+    snprintf(back_text, sizeof back_text, "%.*e", k - 1, x);
+    return significant_digits(back, MAX_DIGITS, back_text, strlen(back_text)) == k &&
+           memcmp(written, back, (size_t)k) == 0;
+}
+
+int number_text(const char *text, double *v)
+{
+    size_t n = strspn(text, "+-.0123456789eE"); /* no hexadecimal, white space, inf or nan */
+    char *end;
+    *v = strtod(text, &end);
+    return n > 0 && text[n] == '\0' && end == text + n && isfinite(*v) && fits_as_written(text, n, *v);
+}
+
 /* A real number whose digits the double it reads as does not give back is
  * refused, never rounded in silence: 0.1 reads back as 0.1, but
  * 0.30000000000000000001 would be 0.3 and 1.00000000000000011 lost its
  * last digits. The text is valid JSON (jansson read it first), so a number
- * is a run of [-+.0-9eE] outside a string. Whole numbers are jansson's
- * integers, checked against 2^53 where they are set. */
+ * is a run of [-+.0-9eE] outside a string, a string ends in a quote and a
+ * number in a delimiter before the text's closing bracket. Whole numbers
+ * are jansson's integers, checked against 2^53 where they are set. */
 static int exact_reals(const unsigned char *data, size_t len, const char *path)
 {
-    enum { MAX_DIGITS = 800 }; /* a double's exact expansion has at most 767 */
     const char *s = (const char *)data;
     int line = 1;
     size_t line_start = 0;
@@ -289,34 +335,28 @@ static int exact_reals(const unsigned char *data, size_t len, const char *path)
             line++;
             line_start = i + 1;
         } else if (s[i] == '"') {
-            for (i++; i < len && s[i] != '"'; i++)
+            for (i++; s[i] != '"'; i++)
                 i += s[i] == '\\';
         } else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
             size_t j = i;
             int real = 0;
-            while (j < len && strchr("+-.0123456789eE", s[j]) && s[j]) {
+            while (memchr("+-.0123456789eE", s[j], 15)) {
                 real |= s[j] == '.' || s[j] == 'e' || s[j] == 'E';
                 j++;
             }
-            char text[MAX_DIGITS + 8], written[MAX_DIGITS], back[MAX_DIGITS];
+            char text[MAX_DIGITS + 8], written[MAX_DIGITS];
             int n = real ? significant_digits(written, MAX_DIGITS, s + i, j - i) : 0;
             snprintf(text, sizeof text, "%.*s", (int)(j - i), s + i);
             double x = n > 0 ? strtod(text, NULL) : 0;
-            /* Up to DBL_DIG digits come back, unless the number fell below
-             * the normal range (1e-400 reads as 0). */
-            if (n > DBL_DIG || (n > 0 && fabs(x) < DBL_MIN)) {
-                char back_text[MAX_DIGITS + 16];
-                snprintf(back_text, sizeof back_text, "%.*e", n - 1, x);
-                int m = significant_digits(back, MAX_DIGITS, back_text, strlen(back_text));
-                if (m != n || memcmp(written, back, (size_t)n) != 0) {
-                    int p = 1; /* the shortest text that reads as x (17 digits always do) */
-                    while (p < 17 && (snprintf(back_text, sizeof back_text, "%.*g", p, x), strtod(back_text, NULL) != x))
-                        p++;
-                    say("%s:%d:%zu: the number %s does not fit a double as written: it reads as %.*g (%s); "
-                        "write that instead", path, line, i - line_start + 1, text, p,
-                        x, x == 0 ? "it is below the smallest double, 4.9e-324" : "its last digits are lost");
-                    return EXIT_REJECTED;
-                }
+            if (n > 0 && !fits_as_written(s + i, j - i, x)) {
+                char back_text[32];
+                int p = 1; /* the shortest text that reads as x (17 digits always do) */
+                while (p < 17 && (snprintf(back_text, sizeof back_text, "%.*g", p, x), strtod(back_text, NULL) != x))
+                    p++;
+                say("%s:%d:%zu: the number %s does not fit a double as written: it reads as %.*g (%s); "
+                    "write that instead", path, line, i - line_start + 1, text, p,
+                    x, x == 0 ? "it is below the smallest double, 4.9e-324" : "its last digits are lost");
+                return EXIT_REJECTED;
             } else if (n < 0) {
                 say("%s:%d:%zu: a number of more than %d digits: a double keeps at most 17", path, line,
                     i - line_start + 1, MAX_DIGITS);
@@ -359,7 +399,7 @@ static int scenario_json(scenario *s, json_t *root, const char *path, const char
     const char *format_name = tco_scenario_format_name();
     char note[128] = "", keys[96];
     json_t *format = json_object_get(root, "format"), *version = json_object_get(root, "version");
-    if (!json_is_object(root)) {
+    if (!is(root, JSON_OBJECT)) {
         say("%s: not a libtco scenario: a scenario is an object (%s), not %s", path,
             scenario_keys(keys, sizeof keys), json_kind(root));
         goto out;
@@ -369,23 +409,23 @@ static int scenario_json(scenario *s, json_t *root, const char *path, const char
                  (long long)json_integer_value(version), TCO_FORMAT_VERSION);
     const char *key;
     json_t *v;
-    json_object_foreach(root, key, v) {
+    EACH_MEMBER(root, key, v) {
         int32_t kind = section_kind(key);
         if (kind) {
             if ((rc = json_section(s, kind, v, path, note)) != 0)
                 goto out;
             rc = EXIT_REJECTED;
         } else if (strcmp(key, "format") == 0) {
-            if (!json_is_string(v) || strcmp(json_string_value(v), format_name) != 0) {
-                char shown[256];
-                say("%s: not a libtco scenario: format is %s%s%s, not \"%s\"", path,
-                    json_is_string(v) ? "\"" : json_kind(v),
-                    json_is_string(v) ? shown_text(shown, sizeof shown, json_string_value(v)) : "",
-                    json_is_string(v) ? "\"" : "", format_name);
+            if (!is(v, JSON_STRING) || strcmp(json_string_value(v), format_name) != 0) {
+                char shown[256], quoted[262];
+                if (is(v, JSON_STRING))
+                    snprintf(quoted, sizeof quoted, "\"%s\"", shown_text(shown, sizeof shown, json_string_value(v)));
+                say("%s: not a libtco scenario: format is %s, not \"%s\"", path,
+                    is(v, JSON_STRING) ? quoted : json_kind(v), format_name);
                 goto out;
             }
         } else if (strcmp(key, "version") == 0) {
-            if (!json_is_integer(v)) {
+            if (!is(v, JSON_INTEGER)) {
                 say("%s: version is %s: it is a whole number from 1%s", path, json_kind(v), note);
                 goto out;
             }
@@ -483,8 +523,7 @@ static const char *closest_name(const char *name)
     size_t d = SIZE_MAX;
     for (size_t i = 0; i < tco_param_count(); i++) {
         tco_param_info in = { .size = sizeof in };
-        if (tco_param_info_at(&in, i, NULL) != TCO_OK)
-            continue;
+        tco_param_info_at(&in, i, NULL); /* i below the count: cannot fail */
         size_t e = distance(name, in.name);
         if (e < d) {
             d = e;
@@ -509,12 +548,15 @@ static int scenario_set(scenario *s, const char *assignment)
     const char *value = eq + 1;
     int32_t key;
     tco_param_info in = { .size = sizeof in };
-    if (tco_param_find(&key, name, NULL) != TCO_OK || tco_param_info_get(&in, key, NULL) != TCO_OK) {
+    if (tco_param_find(&key, name, NULL) != TCO_OK) {
         const char *near = closest_name(name);
-        say("--set %s: no parameter is named %s%s%s%s", shown_text(shown, sizeof shown, assignment), name,
-            near ? " (did you mean " : " (tco params lists them)", near ? near : "", near ? "?)" : "");
+        char shown_name[256];
+        say("--set %s: no parameter is named %s%s%s%s", shown_text(shown, sizeof shown, assignment),
+            shown_text(shown_name, sizeof shown_name, name), near ? " (did you mean " : " (tco params lists them)",
+            near ? near : "", near ? "?)" : "");
         return EXIT_USAGE;
     }
+    tco_param_info_get(&in, key, NULL); /* a key find gave: cannot fail */
     tco_error err = TCO_ERROR_INIT;
     int rc;
     double v;
@@ -525,8 +567,10 @@ static int scenario_set(scenario *s, const char *assignment)
     else if (number_text(value, &v))
         rc = h_set(s, in.handle, key, v, &err);
     else {
-        say("--set %s: %s is a number (%s), not %s", shown_text(shown, sizeof shown, assignment), name,
-            in.description, shown_text(shown, sizeof shown, value));
+        char shown_value[256];
+        say("--set %s: %s is a number (%s), not %s: write it in decimal, no more digits than a double holds",
+            shown_text(shown, sizeof shown, assignment), name, in.description,
+            shown_text(shown_value, sizeof shown_value, value));
         return EXIT_USAGE;
     }
     if (rc != TCO_OK) {
@@ -541,7 +585,7 @@ static int scenario_set(scenario *s, const char *assignment)
  * terminal, not /dev/null), and no argument reads it. */
 static int stdin_ignored(const cmd_args *a)
 {
-    for (int i = 0; a && i < a->npos; i++)
+    for (int i = 0; i < a->npos; i++)
         if (strcmp(a->pos[i], "-") == 0)
             return 0;
     struct stat st;
@@ -556,7 +600,7 @@ int scenario_load(scenario *s, const char *path, const cmd_args *a)
     int rc = path ? read_file(path, MAX_FILE_BYTES, &data, &len) : 0;
     if (rc)
         return rc;
-    const char *fmt = path ? file_format(a ? a->from : NULL, path, data, len) : "";
+    const char *fmt = path ? file_format(a->from, path, data, len) : "";
     tco_error err = TCO_ERROR_INIT;
     if (!path) {
         /* tco report < file: say what is priced, rather than ignore the
@@ -573,7 +617,7 @@ int scenario_load(scenario *s, const char *path, const cmd_args *a)
         rc = EXIT_REJECTED;
     }
     free(data);
-    for (int i = 0; rc == 0 && a && i < a->nsets; i++)
+    for (int i = 0; rc == 0 && i < a->nsets; i++)
         if ((rc = scenario_set(s, a->sets[i])) != 0)
             scenario_free(s);
     return rc ? rc : scenario_freeze(s, scenario_label(path));
@@ -636,11 +680,11 @@ static const char *const rate_units[] = { "requests_per_second", "output_tokens_
  * rounded in silence, as a scenario's parameters are. */
 static int json_double(double *x, const json_t *v, const char *label, const char *what, const char *hint)
 {
-    if (!json_is_number(v)) {
+    if (!is_number(v)) {
         say("%s: %s is a number%s, not %s", label, what, hint, json_kind(v));
         return EXIT_REJECTED;
     }
-    json_int_t i = json_is_integer(v) ? json_integer_value(v) : 0;
+    json_int_t i = is(v, JSON_INTEGER) ? json_integer_value(v) : 0;
     if (i > ((json_int_t)1 << 53) || i < -((json_int_t)1 << 53)) {
         say("%s: %s = %lld does not fit a double exactly (it would be rounded): allowed whole numbers up to 2^53, "
             "or write it as a real such as %.17g", label, what, (long long)i, (double)i);
@@ -655,14 +699,14 @@ static int pipeline_json(tco_pipeline_request *q, json_t *obj, const char *label
 {
     char keys[512], shown[256];
     KEY_LIST(keys, pipeline_keys, "");
-    if (!json_is_object(obj)) {
+    if (!is(obj, JSON_OBJECT)) {
         say("%s: pipeline is an object (%s), not %s", label, keys, json_kind(obj));
         return EXIT_REJECTED;
     }
     tco_pipeline_request_init(q);
     const char *key;
     json_t *v;
-    json_object_foreach(obj, key, v) {
+    EACH_MEMBER(obj, key, v) {
         size_t k = 0;
         while (k < sizeof pipeline_keys / sizeof pipeline_keys[0] && strcmp(pipeline_keys[k].key, key) != 0)
             k++;
@@ -687,7 +731,7 @@ static int serving_json(programme_file *pf, size_t i, json_t *obj, const char *l
 {
     char keys[512], shown[256];
     KEY_LIST(keys, serving_keys, "rate, hours, interval_seconds, rate_unit, tensor_parallel");
-    if (!json_is_object(obj)) {
+    if (!is(obj, JSON_OBJECT)) {
         say("%s: serving is an object (%s), not %s", label, keys, json_kind(obj));
         return EXIT_REJECTED;
     }
@@ -697,7 +741,7 @@ static int serving_json(programme_file *pf, size_t i, json_t *obj, const char *l
            *interval = json_object_get(obj, "interval_seconds");
     const char *key;
     json_t *v;
-    json_object_foreach(obj, key, v) {
+    EACH_MEMBER(obj, key, v) {
         size_t k = 0;
         while (k < sizeof serving_keys / sizeof serving_keys[0] && strcmp(serving_keys[k].key, key) != 0)
             k++;
@@ -712,20 +756,20 @@ static int serving_json(programme_file *pf, size_t i, json_t *obj, const char *l
                 memcpy((char *)q + serving_keys[k].offset, &x, sizeof x);
         } else if (!strcmp(key, "rate_unit")) {
             int u = -1;
-            for (int r = 0; r < 2 && json_is_string(v); r++)
+            for (int r = 0; r < 2 && is(v, JSON_STRING); r++)
                 if (!strcmp(json_string_value(v), rate_units[r]))
                     u = r;
             if (u < 0) {
                 say("%s: serving.rate_unit is %s or %s, not %s", label, rate_units[0], rate_units[1],
-                    json_is_string(v) ? shown_text(shown, sizeof shown, json_string_value(v)) : json_kind(v));
+                    is(v, JSON_STRING) ? shown_text(shown, sizeof shown, json_string_value(v)) : json_kind(v));
                 return EXIT_REJECTED;
             }
             q->rate_unit = u;
         } else if (!strcmp(key, "tensor_parallel")) {
             /* The library words the range; past int32 it is refused here, never wrapped. */
-            if (!json_is_integer(v) || json_integer_value(v) > INT32_MAX || json_integer_value(v) < INT32_MIN) {
+            if (!is(v, JSON_INTEGER) || json_integer_value(v) > INT32_MAX || json_integer_value(v) < INT32_MIN) {
                 say("%s: serving.tensor_parallel is a whole number (accelerators a replica; 0: the least that "
-                    "holds the model), not %s", label, json_is_integer(v) ? "one past 32 bits" : json_kind(v));
+                    "holds the model), not %s", label, is(v, JSON_INTEGER) ? "one past 32 bits" : json_kind(v));
                 return EXIT_REJECTED;
             }
             q->tensor_parallel = (int32_t)json_integer_value(v);
@@ -767,7 +811,7 @@ static int serving_json(programme_file *pf, size_t i, json_t *obj, const char *l
     }
     pf->rates[i] = x;
     for (size_t k = 0; k < q->n; k++) {
-        json_t *r = json_is_array(rate) ? json_array_get(rate, k) : rate;
+        json_t *r = is(rate, JSON_ARRAY) ? json_array_get(rate, k) : rate;
         char what[64];
         snprintf(what, sizeof what, "serving.rate[%zu]", k);
         if (json_double(&x[k], r, label, what, ""))
@@ -813,23 +857,23 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
 {
     char label[512], shown[256], list[512];
     snprintf(label, sizeof label, "%s: stages[%zu]", path, i);
-    if (!json_is_object(obj)) {
+    if (!is(obj, JSON_OBJECT)) {
         say("%s is an object (%s), not %s", label, stage_keys, json_kind(obj));
         return EXIT_REJECTED;
     }
     json_t *kind = json_object_get(obj, "kind"), *name = json_object_get(obj, "name");
-    if (name && (!json_is_string(name) || json_string_value(name)[0] == '\0')) {
+    if (name && (!is(name, JSON_STRING) || json_string_value(name)[0] == '\0')) {
         say("%s: name is the stage's name, a text that is not empty, not %s", label,
-            json_is_string(name) ? "\"\"" : json_kind(name));
+            is(name, JSON_STRING) ? "\"\"" : json_kind(name));
         return EXIT_REJECTED;
     }
-    if (!kind || !json_is_string(kind) || !stage_kind(json_string_value(kind))) {
+    if (!kind || !is(kind, JSON_STRING) || !stage_kind(json_string_value(kind))) {
         if (name)
             snprintf(label, sizeof label, "%s: stages[%zu] (%s)", path, i,
                      shown_text(shown, sizeof shown, json_string_value(name)));
         if (!kind)
             say("%s: no \"kind\": allowed %s", label, stage_kinds(list, sizeof list));
-        else if (!json_is_string(kind))
+        else if (!is(kind, JSON_STRING))
             say("%s: kind is a text, not %s: allowed %s", label, json_kind(kind), stage_kinds(list, sizeof list));
         else
             say("%s: kind \"%s\" is no stage kind: allowed %s", label,
@@ -850,9 +894,8 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
                 name ? "" : " (a stage without a name is called by its kind)");
             return EXIT_REJECTED;
         }
-    const char *key;
-    json_t *v;
-    json_object_foreach(obj, key, v) {
+    for (void *it = json_object_iter(obj); it; it = json_object_iter_next(obj, it)) {
+        const char *key = json_object_iter_key(it);
         if (strcmp(key, "kind") && strcmp(key, "name") && strcmp(key, "after") && strcmp(key, "versions_kept") &&
             strcmp(key, "workload") && strcmp(key, "pipeline") && strcmp(key, "cpu_nodes") && strcmp(key, "serving") &&
             strcmp(key, "warm_after_days") && strcmp(key, "cold_after_days")) {
@@ -865,13 +908,14 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
         /* One earlier stage's name, or an array of them: the stage starts
          * when the last ends (the first is tco_stage.after, the rest
          * also_after). */
-        size_t m = json_is_array(after) ? json_array_size(after) : 1;
-        if (json_is_array(after) && m > 0 && !(pf->also[i] = malloc(m * sizeof *pf->also[i]))) {
+        int many = is(after, JSON_ARRAY);
+        size_t m = many ? json_array_size(after) : 1;
+        if (many && m > 0 && !(pf->also[i] = malloc(m * sizeof *pf->also[i]))) {
             say("%s: out of memory for %zu stages to start after", label, m);
             return EXIT_IO;
         }
         for (size_t a = 0; a < m || m == 0; a++) {
-            json_t *one = json_is_array(after) ? json_array_get(after, a) : after;
+            json_t *one = many ? json_array_get(after, a) : after; /* NULL in an empty array */
             if (!json_is_string(one)) {
                 say("%s: after is the name of an earlier stage, a text, or an array of such names, not %s (without "
                     "it the stage starts at the programme's start)", label, one ? json_kind(one) : "an empty array");
@@ -909,7 +953,7 @@ static int stage_json(programme_file *pf, size_t i, json_t *obj, json_t *all, co
     }
     json_t *kept = json_object_get(obj, "versions_kept");
     if (kept) {
-        if (!json_is_integer(kept)) {
+        if (!is(kept, JSON_INTEGER)) {
             say("%s: versions_kept is a whole number (checkpoints of the stage kept to the programme's end), not %s",
                 label, json_kind(kept));
             return EXIT_REJECTED;
@@ -993,7 +1037,7 @@ int programme_load(programme_file *pf, const char *path, const cmd_args *a)
     int rc = read_file(path, MAX_FILE_BYTES, &data, &len);
     if (rc)
         return rc;
-    const char *fmt = file_format(a ? a->from : NULL, path, data, len);
+    const char *fmt = file_format(a->from, path, data, len);
     if (strcmp(fmt, "json") != 0) {
         say("%s: a programme is a JSON file (a scenario with \"stages\", doc/format.md), not %s", path, fmt);
         free(data);
@@ -1006,7 +1050,7 @@ int programme_load(programme_file *pf, const char *path, const cmd_args *a)
     pf->json = root;
     if ((rc = scenario_new(&pf->s)) != 0 || (rc = scenario_json(&pf->s, root, path, "stages")) != 0)
         goto fail;
-    for (int i = 0; a && i < a->nsets; i++)
+    for (int i = 0; i < a->nsets; i++)
         if ((rc = scenario_set(&pf->s, a->sets[i])) != 0)
             goto fail;
     if ((rc = scenario_freeze(&pf->s, path)) != 0) /* it freed the handles */
@@ -1018,7 +1062,7 @@ int programme_load(programme_file *pf, const char *path, const cmd_args *a)
             stage_keys);
         goto fail;
     }
-    if (!json_is_array(stages)) {
+    if (!is(stages, JSON_ARRAY)) {
         say("%s: stages is an array of 1 to %d stages, not %s", path, TCO_STAGES_MAX, json_kind(stages));
         goto fail;
     }

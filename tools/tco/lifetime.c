@@ -14,7 +14,7 @@ enum { YEARS_MAX = 50 };
 /* A number option: the library checks its range; "" or "5y" is usage. */
 static int number_of(const char *text, const char *option, double *v)
 {
-    return number_text(text, v) ? 0 : usage("%s takes a number", option);
+    return number_text(text, v) ? 0 : usage("%s takes a number, in decimal as a double holds it", option);
 }
 
 static int whole_of(const char *text, const char *option, int32_t *v)

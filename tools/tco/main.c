@@ -86,8 +86,9 @@ void say(const char *fmt, ...)
 int usage(const char *fmt, const char *arg)
 {
     if (fmt) {
+        char shown[1024]; /* an argument is shown, never sent raw to the terminal */
         fputs("tco: ", stderr);
-        fprintf(stderr, fmt, arg);
+        fprintf(stderr, fmt, arg ? shown_text(shown, sizeof shown, arg) : arg);
         fputc('\n', stderr);
     }
     fputs(usage_text, stderr);

@@ -199,11 +199,9 @@ int write_cbor(const char *out, cbor_saver save, const void *what)
 const char *money(char *buf, size_t cap, double v)
 {
     char digits[64];
-    if (!isfinite(v))
-        return num(buf, cap, v);
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    snprintf(digits, sizeof digits, "%.0f", fabs(v)); /* "inf" and "nan" as they are */
     size_t n = strlen(digits), j = 0;
-    if (v < 0 && j + 1 < cap)
+    if (v < 0)
         buf[j++] = '-';
     for (size_t i = 0; i < n && j + 2 < cap; i++) {
         if (i > 0 && (n - i) % 3 == 0)
@@ -216,11 +214,7 @@ const char *money(char *buf, size_t cap, double v)
 
 const char *num(char *buf, size_t cap, double v)
 {
-    if (isnan(v))
-        return "nan";
-    if (isinf(v))
-        return v > 0 ? "inf" : "-inf";
-    int prec = 1;
+    int prec = 1; /* "inf" reads back at once; "nan" never does, and is "nan" at 17 digits */
     for (; prec < 17; prec++) {
         snprintf(buf, cap, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
@@ -314,7 +308,7 @@ const char *unit_text(char *buf, size_t cap, const char *unit, const char *curre
 void prom_label(FILE *f, const char *name, const char *v, int first)
 {
     fprintf(f, "%s%s=\"", first ? "" : ",", name);
-    for (; v && *v; v++)
+    for (; *v; v++)
         if (*v == '\\' || *v == '"')
             fprintf(f, "\\%c", *v);
         else if (*v == '\n')
@@ -368,18 +362,11 @@ const char *shown_text(char *buf, size_t cap, const char *s)
             buf[o++] = hex[c & 15];
         }
     }
-    buf[cap ? o : 0] = '\0';
+    buf[o] = '\0';
     return buf;
 }
 
 /* ==== option values ====================================================== */
-
-int number_text(const char *text, double *v)
-{
-    char *end;
-    *v = strtod(text, &end);
-    return end != text && *end == '\0' && isfinite(*v);
-}
 
 int field_of(const char *assignment, const field_name *names, size_t n, const char **value)
 {

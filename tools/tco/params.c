@@ -14,8 +14,7 @@ const char *param_choices(char *buf, size_t cap, int32_t key, size_t count, int 
     for (size_t c = 0; c < count; c++) {
         const char *name;
         double value;
-        if (tco_param_choice_at(&name, &value, key, c, NULL) != TCO_OK)
-            break;
+        tco_param_choice_at(&name, &value, key, c, NULL); /* c below the count: cannot fail */
         int n = snprintf(buf + used, cap - used, quoted ? "%s`%s`" : "%s%s", c ? ", " : "", name);
         if (n < 0 || (size_t)n >= cap - used)
             break;
@@ -63,9 +62,7 @@ static const char *allowed(char *buf, size_t cap, const tco_param_info *in, int 
 static void handle_title(FILE *f, int32_t kind)
 {
     static const char *const what[] = { "Cluster topology", "Workload profile", "Pricing table" };
-    const char *name = tco_handle_kind_name(kind);
-    int known = kind >= TCO_HANDLE_TOPOLOGY && kind <= TCO_HANDLE_PRICING;
-    fprintf(f, "\n## %s (tco_%s)\n\n", known ? what[kind - 1] : name, name);
+    fprintf(f, "\n## %s (tco_%s)\n\n", what[kind - 1], tco_handle_kind_name(kind)); /* a parameter's handle */
 }
 
 static void params_markdown(FILE *f)
@@ -80,8 +77,7 @@ static void params_markdown(FILE *f)
     int32_t handle = 0;
     for (size_t i = 0; i < tco_param_count(); i++) {
         tco_param_info in = { .size = sizeof in };
-        if (tco_param_info_at(&in, i, NULL) != TCO_OK)
-            continue;
+        tco_param_info_at(&in, i, NULL); /* i below the count: cannot fail */
         if (in.handle != handle) {
             handle = in.handle;
             handle_title(f, handle);
@@ -111,8 +107,7 @@ static void param_json(FILE *f, const tco_param_info *in, int first)
         for (size_t c = 0; c < in->choice_count; c++) {
             const char *name;
             double value;
-            if (tco_param_choice_at(&name, &value, in->key, c, NULL) != TCO_OK)
-                break;
+            tco_param_choice_at(&name, &value, in->key, c, NULL); /* c below the count: cannot fail */
             fputs(c ? ", " : "", f);
             json_str(f, name);
         }
@@ -155,8 +150,7 @@ int cmd_params(const cmd_args *a)
         fprintf(f, "%-34s %-9s %-7s %-16s %-12s %s\n", "name", "handle", "type", "unit", "default", "allowed");
     for (size_t i = 0; i < tco_param_count(); i++) {
         tco_param_info in = { .size = sizeof in };
-        if (tco_param_info_at(&in, i, NULL) != TCO_OK)
-            continue;
+        tco_param_info_at(&in, i, NULL); /* i below the count: cannot fail */
         default_shown(d, sizeof d, &in, 0);
         allowed(v, sizeof v, &in, 0);
         if (strcmp(format, "json") == 0)

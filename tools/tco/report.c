@@ -60,8 +60,8 @@ static void report_table(FILE *f, const tco_estimate *e, const char *path, const
     fprintf(f, "  %-36s %24s  %-8s %s\n", "field", "value", "unit", "description");
     for (size_t i = 0; i < tco_estimate_field_count(); i++) {
         tco_field_info fi = { .size = sizeof fi };
-        if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK || fi.type == TCO_FIELD_CATEGORIES ||
-            fi.type == TCO_FIELD_WASTES)
+        tco_estimate_field_at(&fi, i, NULL); /* i below the count: cannot fail */
+        if (fi.type == TCO_FIELD_CATEGORIES || fi.type == TCO_FIELD_WASTES)
             continue;
         const char *at = (const char *)e + fi.offset;
         if (fi.type == TCO_FIELD_UINT64) {
@@ -93,8 +93,7 @@ static void report_json(FILE *f, const tco_estimate *e, const char *currency)
     json_str(f, currency);
     for (size_t i = 0; i < tco_estimate_field_count(); i++) {
         tco_field_info fi = { .size = sizeof fi };
-        if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK)
-            continue;
+        tco_estimate_field_at(&fi, i, NULL); /* i below the count: cannot fail */
         const char *at = (const char *)e + fi.offset;
         fprintf(f, ",\n  \"%s\": ", fi.name);
         if (fi.type == TCO_FIELD_CATEGORIES || fi.type == TCO_FIELD_WASTES) {
@@ -121,8 +120,7 @@ static void report_json(FILE *f, const tco_estimate *e, const char *currency)
     fputs(",\n  \"units\": {", f);
     for (size_t i = 0; i < tco_estimate_field_count(); i++) {
         tco_field_info fi = { .size = sizeof fi };
-        if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK)
-            continue;
+        tco_estimate_field_at(&fi, i, NULL); /* i below the count: cannot fail */
         fprintf(f, "%s\n    \"%s\": ", i ? "," : "", fi.name);
         json_str(f, unit_text(buf, sizeof buf, fi.unit, currency));
     }
@@ -140,8 +138,7 @@ static void report_csv(FILE *f, const tco_estimate *e, const char *currency)
     fputs(",\n", f);
     for (size_t i = 0; i < tco_estimate_field_count(); i++) {
         tco_field_info fi = { .size = sizeof fi };
-        if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK)
-            continue;
+        tco_estimate_field_at(&fi, i, NULL); /* i below the count: cannot fail */
         const char *at = (const char *)e + fi.offset;
         unit_text(unit, sizeof unit, fi.unit, currency);
         if (fi.type == TCO_FIELD_CATEGORIES || fi.type == TCO_FIELD_WASTES) {
@@ -173,7 +170,8 @@ static void report_prometheus(FILE *f, const tco_estimate *e, const char *path, 
     fingerprint_text(fp, sizeof fp, e->scenario_fingerprint);
     for (size_t i = 0; i < tco_estimate_field_count(); i++) {
         tco_field_info fi = { .size = sizeof fi };
-        if (tco_estimate_field_at(&fi, i, NULL) != TCO_OK || fi.type == TCO_FIELD_UINT64)
+        tco_estimate_field_at(&fi, i, NULL); /* i below the count: cannot fail */
+        if (fi.type == TCO_FIELD_UINT64)
             continue; /* the fingerprint is a label; the flag bits are no gauge */
         snprintf(name, sizeof name, "tco_%s", fi.name);
         snprintf(help, sizeof help, "%s (%s)", fi.description, unit_text(unit, sizeof unit, fi.unit, currency));

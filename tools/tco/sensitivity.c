@@ -15,7 +15,8 @@
 static const char *param_name(int32_t key)
 {
     tco_param_info in = { .size = sizeof in };
-    return tco_param_info_get(&in, key, NULL) == TCO_OK ? in.name : "?";
+    tco_param_info_get(&in, key, NULL); /* a key the library's tornado gave */
+    return in.name;
 }
 
 /* What a swing's status says: "ok", or the status' name. */
@@ -108,7 +109,7 @@ static int share_of(const char *text, double *share)
 {
     *share = 0;
     if (text && !number_text(text, share))
-        return usage("--share takes a number, such as 0.1 (10%%), not %s", text);
+        return usage("--share takes a number, in decimal as a double holds it, such as 0.1 (10%%), not %s", text);
     return 0;
 }
 
@@ -141,15 +142,9 @@ static int sensitivity_run(const cmd_args *a, const scenario *s, double share)
     /* Asked first: how many rows there are. The scenario priced, so what is
      * refused now is the share (no parameter named): wrong usage. */
     size_t n = 0;
-    int code = tco_sensitivity(NULL, sizeof(tco_swing), 0, &n, share, s->t, s->w, s->p, &err);
-    if (code != TCO_OK) {
-        int of_share = (code == TCO_E_RANGE || code == TCO_E_NOT_FINITE) && err.param == 0;
-        if (of_share)
-            return usage("--share: %s", err.message);
-        say("%s: %s", label, err.message);
-        return EXIT_REJECTED;
-    }
-    tco_swing *rows = calloc(n ? n : 1, sizeof *rows);
+    if (tco_sensitivity(NULL, sizeof(tco_swing), 0, &n, share, s->t, s->w, s->p, &err) != TCO_OK)
+        return usage("--share: %s", err.message);
+    tco_swing *rows = calloc(n, sizeof *rows); /* a row for each of the table's numbers */
     if (!rows) {
         say("out of memory");
         return EXIT_IO;
@@ -162,7 +157,7 @@ static int sensitivity_run(const cmd_args *a, const scenario *s, double share)
     } else {
         const char *currency = "";
         scenario_get_text(s, TCO_HANDLE_PRICING, TCO_P_CURRENCY, &currency);
-        tornado t = { rows, got < n ? got : n, share > 0 ? share : DEFAULT_SHARE, e.total, currency, label };
+        tornado t = { rows, got, share > 0 ? share : DEFAULT_SHARE, e.total, currency, label }; /* got == n */
         rc = sensitivity_print(a, &t);
     }
     free(rows);

@@ -103,6 +103,10 @@ int usage(const char *fmt, const char *arg);
 /* Reads all of path ("-": standard input), up to max_bytes, into a new
  * buffer. Says what is wrong and returns the exit status. */
 int read_file(const char *path, size_t max_bytes, unsigned char **data, size_t *len);
+/* 1 when text is a finite decimal number (no hexadecimal, white space, inf
+ * or nan) whose digits the double it reads as gives back, into *v: an
+ * option's value is never rounded in silence, as a JSON file's is not. */
+int number_text(const char *text, double *v);
 
 typedef struct scenario {
     tco_topology *t;
@@ -173,8 +177,6 @@ const char *money(char *buf, size_t cap, double v);
 /* The shortest decimal that reads back as exactly v, in buf (32 bytes do). */
 const char *num(char *buf, size_t cap, double v);
 /* ---- output.c: option values ---- */
-/* 1 when text is a whole finite number as strtod reads it, into *v. */
-int number_text(const char *text, double *v);
 /* An option's NAME=VALUE set against the fields of a request struct. */
 typedef struct field_name {
     const char *name;

@@ -189,3 +189,84 @@ def test_uncertain(case):
         tco.draw({UNCERTAIN["param"]: spec}, 4)
     assert caught.value.code == getattr(lib, f"TCO_E_{case['status']}"), caught.value.message
     assert caught.value.param == UNCERTAIN["param"] and "inputs[0]" in caught.value.message
+
+
+SACCT = CATALOGUE["sacct"]
+
+
+def sacct_text(case):
+    """The Slurm row of a case, as gen_catalogue.py makes it for C: the valid
+    row with the case's field replaced (latin-1: one byte a character)."""
+    row = list(SACCT["row"])
+    row[SACCT["fields"].index(case["column"])] = case["text"] * case.get("repeat", 1)
+    return ("|".join(row) + "\n").encode("latin-1")
+
+
+SACCT_TEXTS = [(f"{c['column']}={c['text']!r}", sacct_text(c), c["column"], c["status"], True) for c in SACCT["cases"]]
+SACCT_TEXTS += [(c["name"], c["text"].encode("latin-1"), c["param"], c["status"], False) for c in SACCT["texts"]]
+
+
+@pytest.mark.parametrize("what, text, param, status, row", SACCT_TEXTS, ids=[t[0] for t in SACCT_TEXTS])
+def test_sacct_reader(what, text, param, status, row):
+    with pytest.raises(tco.Error) as caught:
+        tco.read_sacct(text, strict=True)
+    assert caught.value.code == getattr(lib, f"TCO_E_{status}"), caught.value.message
+    assert (caught.value.param or "") == param
+    assert param in caught.value.message
+    if row:
+        assert "line 1:" in caught.value.message
+        records = tco.read_sacct(text)
+        assert len(records) == 0 and len(records.bad) == 1
+        line, reason = records.bad[0]
+        assert line == 1 and param in reason
+
+
+VARIANTS = CATALOGUE["variants"]
+SWEEPS = [(s["param"], cls, status) for s in VARIANTS["sweep"] for cls, status in s["bad"].items()]
+
+
+def class_value(cls, param):
+    """The value of a sweep's class, made from the parameter table's bounds
+    as the fields' are (a class that is a number is that number)."""
+    try:
+        return float(cls)
+    except ValueError:
+        p = tco.param(param)
+        return value(cls, {"type": "real", "lo": p.min, "hi": p.max})
+
+
+@pytest.mark.parametrize("param, cls, status", SWEEPS, ids=[f"{p}={c}" for p, c, _ in SWEEPS])
+def test_sweep(scen, param, cls, status):
+    t, w, p = scen[:3]
+    info = tco.param(param)
+    valid = getattr({"topology": t, "workload": w, "pricing": p}[info.handle], param)
+    if info.type == "choice":  # a sweep varies a choice by its index
+        valid = info.choice_values[info.choices.index(valid)]
+    with pytest.raises(tco.Error) as caught:
+        tco.sweep(t, w, p, **{param: [valid, class_value(cls, param)]})
+    assert caught.value.code == getattr(lib, f"TCO_E_{status}"), caught.value.message
+    assert caught.value.param == param and param in caught.value.message
+    assert "sweep value 1" in caught.value.message
+
+
+def option(**changes):
+    """The catalogue's scenario as a (topology, workload, pricing) triple,
+    changes set by parameter name."""
+    kw = {h: dict(SCENARIO[h]) for h in ("topology", "workload", "pricing")}
+    for name, v in changes.items():
+        kw[tco.param(name).handle][name] = v
+    return tco.Topology(**kw["topology"]), tco.Workload(**kw["workload"]), tco.Pricing(**kw["pricing"])
+
+
+COMPARE = VARIANTS["compare"]
+
+
+@pytest.mark.parametrize("case", COMPARE["cases"], ids=[str(c["set"]) for c in COMPARE["cases"]])
+def test_compare(case):
+    options = [option() for _ in range(COMPARE["option"])] + [option(**case["set"])]
+    tco.compare(*[option() for _ in options])  # the valid options compare
+    with pytest.raises(tco.Error) as caught:
+        tco.compare(*options)
+    assert caught.value.code == getattr(lib, f"TCO_E_{case['status']}"), caught.value.message
+    assert caught.value.param == case["param"]
+    assert f"option {COMPARE['option']}" in caught.value.message
