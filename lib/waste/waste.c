@@ -294,8 +294,7 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
         return tco__fail_named(err, TCO_E_SIZE, "records[0].size",
                                "records[0].size = %zu must be sizeof(tco_record): %zu to %d, a multiple of %zu", stride,
                                sizeof(tco_record), INPUT_MAX_SIZE, sizeof(double));
-    size_t tag_count = tco_tags_count(tags);
-    uint32_t ntags = tag_count >= UINT32_MAX ? UINT32_MAX - 1 : (uint32_t)tag_count;
+    uint32_t ntags = (uint32_t)tco_tags_count(tags); /* a table holds fewer than 2^31 texts */
     uint32_t key[KEYS];
     for (int k = 0; k < KEYS; k++)
         key[k] = find_text(tags, key_text[k]);
@@ -309,7 +308,7 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
     copy *copies = malloc(m * sizeof *copies);
     double *last_end = malloc(((size_t)ntags + 1) * sizeof *last_end);
     unsigned char *running = calloc((size_t)ntags + 1, 1);
-    uint32_t *rank = malloc((a->groups ? a->groups : 1) * sizeof *rank);
+    uint32_t *rank = malloc((a->groups + 1) * sizeof *rank); /* + 1: never malloc(0) */
     tco_findings *w = calloc(1, sizeof *w);
     int rc = TCO_OK;
     if (!r || !b || !runs || !copies || !last_end || !running || !rank || !w) {
@@ -361,8 +360,8 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
                 limit = x->start + q.max_runtime_hours * 3600;
             uint32_t dv = ri->tag[K_DEADLINE];
             if (dv != NONE) {
-                const char *text = tco_tags_text(tags, dv);
-                if (text && tco__parse_time(text, strlen(text), 1, &d) == 0 && d < limit)
+                const char *text = tco_tags_text(tags, dv); /* dv < ntags (read_records) */
+                if (tco__parse_time(text, strlen(text), 1, &d) == 0 && d < limit)
                     limit = d;
             }
             if (limit < x->end) {
@@ -430,7 +429,7 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
             }
             const rec *ri = &r[c->i], *ro = &r[o->i];
             double lo = ri->from > ro->from ? ri->from : ro->from, hi = ri->to < ro->to ? ri->to : ro->to;
-            if (!(hi > lo) || !(ri->to > ri->from))
+            if (!(hi > lo)) /* then ri's window, which holds [lo, hi), is no instant */
                 continue;
             double sh = (hi - lo) / (ri->to - ri->from);
             consider(&b[c->i].storage, TCO_FINDING_DUPLICATE, o->i, lo, hi, a->record[c->i].storage * sh, 0, ri->gb);
@@ -505,7 +504,7 @@ int tco_find_waste(tco_findings **out, const tco_attribution *a, const tco_recor
 static int ranks_in(uint32_t *rank, const tco_attribution *a, const tco_tags *tags, const tco_attribution *whole,
                     tco_error *err)
 {
-    uint32_t *place = malloc((whole->groups ? whole->groups : 1) * sizeof *place);
+    uint32_t *place = malloc((whole->groups + 1) * sizeof *place);
     if (!place)
         return tco__fail(err, TCO_E_NOMEM, "no memory for %zu groups", whole->groups);
     for (size_t i = 0; i < whole->groups; i++)
@@ -576,7 +575,7 @@ int tco_find_waste_part(tco_findings **out, const tco_attribution *whole, const 
                              (unsigned long long)whole->scenario, (unsigned long long)a->scenario);
         goto done;
     }
-    if (!(rank = malloc((a->groups ? a->groups : 1) * sizeof *rank))) {
+    if (!(rank = malloc((a->groups + 1) * sizeof *rank))) {
         rc = tco__fail(err, TCO_E_NOMEM, "no memory for %zu groups", a->groups);
         goto done;
     }

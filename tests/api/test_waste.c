@@ -439,6 +439,171 @@ static void test_names(void **state)
     tco_findings_free(NULL);
 }
 
+/* The month's corners, each worked out by hand: runs that start together,
+ * a failure outside the period, deadlines that are no time, repeated or
+ * later than the limit, storage that is no copy, copies by fingerprint and
+ * by name, records without tags, and findings of equal cost (in record
+ * order). max_runtime_hours = 8, retention_days = 5 (120 h of the 240). */
+static void corners(set *s)
+{
+    memset(s, 0, sizeof *s);
+    assert_int_equal(tco_tags_new(&s->tags, NULL), TCO_OK);
+    id_of(s, "team");
+    add(s, 0, 10, 4, -1, TCO_JOB_FAILED, 0, "team=a job_name=j user=u");           /* 0 */
+    add(s, 12, 14, 4, -1, TCO_JOB_COMPLETED, 0, "team=a job_name=j user=u");       /* 1 */
+    add(s, 12, 13, 4, -1, TCO_JOB_COMPLETED, 0, "team=a job_name=j user=u");       /* 2 */
+    add(s, -30, -20, 4, -1, TCO_JOB_FAILED, 0, "team=b job_name=k user=u");        /* 3 */
+    add(s, -10, 5, 4, -1, TCO_JOB_COMPLETED, 0, "team=b job_name=k user=u");       /* 4 */
+    add(s, 20, 27, 2, -1, TCO_JOB_COMPLETED, 0, "team=c deadline=soon");           /* 5 */
+    add(s, 30, 40, 2, -1, TCO_JOB_COMPLETED, 0, "team=c deadline=2026-01-02T15:00:00Z"); /* 6 */
+    add(s, 11, 11.5, 0, -1, TCO_JOB_COMPLETED, 0, "team=a job_name=j user=u");     /* 7 */
+    add(s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 10, "team=d kind=model name=m");      /* 8 */
+    add(s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 10, "team=d kind=dataset fingerprint=f"); /* 9 */
+    add(s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 10, "team=d kind=dataset name=f");    /* 10 */
+    add(s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 30, "team=d kind=dataset name=f");    /* 11 */
+    add(s, 24, 240, 0, -1, TCO_JOB_COMPLETED, 10, "team=d kind=checkpoint fingerprint=f"); /* 12 */
+    add(s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 10, "team=d kind=checkpoint fingerprint=f");  /* 13 */
+    add(s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 10, "team=d kind=dataset");           /* 14 */
+    add(s, 100, 101, 1, -1, TCO_JOB_COMPLETED, 0, "");                             /* 15 */
+    add(s, 60, 70, 2, -1, TCO_JOB_COMPLETED, 0,
+        "team=c deadline=2026-01-03T14:00:00Z deadline=2026-01-03T18:00:00Z");     /* 16 */
+}
+
+static void test_corners(void **state)
+{
+    (void)state;
+    scen sc;
+    set s;
+    scen_make(&sc);
+    corners(&s);
+    tco_attribution *a = attribute(&s, &sc);
+    tco_waste_request q;
+    tco_waste_request_init(&q);
+    q.max_runtime_hours = 8;
+    q.retention_days = 5;
+    tco_findings *f = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err))
+        fail_msg("%s", err.message);
+    /* Held in the period: 40 (0) + 8 (1) + 4 (2) + 20 (4, its last 5 h) +
+     * 14 (5) + 20 (6) + 1 (15) + 20 (16) = 127 of 3840 accelerator-hours. */
+    struct {
+        int32_t kind;
+        uint32_t record, other;
+        double cost, since_h, until_h, accel_h, gb;
+    } want[] = {
+        /* 3713 idle hours x 2 */
+        { TCO_FINDING_IDLE_CAPACITY, UINT32_MAX, UINT32_MAX, 7426, 0, 240, 3713, 0 },
+        /* 0 failed and ran again at 12 h as 1 and 2: 1, the first record of
+         * the two that started first (7 holds no accelerators: no run);
+         * its 40 h x 2 (its overrun past 8 h, 16, is less) */
+        { TCO_FINDING_RERUN, 0, 1, 80, 0, 10, 40, 0 },
+        /* 4 started at -10 h: past 8 h from -2 h, all its 5 h in the period,
+         * 4 x 5 x 2 (3, the failure before it, lies outside the period) */
+        { TCO_FINDING_OVERRUN, 4, UINT32_MAX, 40, 0, 5, 20, 0 },
+        /* 16: its first deadline, 62 h, not its second: 2 x 8 h x 2 */
+        { TCO_FINDING_OVERRUN, 16, UINT32_MAX, 32, 62, 70, 16, 0 },
+        /* 6: the limit, 38 h, comes before its deadline, 39 h: 2 x 2 x 2 */
+        { TCO_FINDING_OVERRUN, 6, UINT32_MAX, 8, 38, 40, 4, 0 },
+        /* 11: named as 10 but of another size, no copy: kept 120 h past
+         * retention, 30 GB x 120 h x 0.001 */
+        { TCO_FINDING_RETAINED, 11, UINT32_MAX, 3.6, 120, 240, 0, 30 },
+        /* 13: started with 9, the earlier record: a copy of 9 for 240 h,
+         * 10 x 240 x 0.001 */
+        { TCO_FINDING_DUPLICATE, 13, 9, 2.4, 0, 240, 0, 10 },
+        /* 12: a copy of 9 from 24 h, 10 x 216 x 0.001 */
+        { TCO_FINDING_DUPLICATE, 12, 9, 2.16, 24, 240, 0, 10 },
+        /* 9, 10 (named f, as 9's fingerprint: no copy of it) and 14 (no
+         * name, no fingerprint): 10 x 120 x 0.001 each, in record order */
+        { TCO_FINDING_RETAINED, 9, UINT32_MAX, 1.2, 120, 240, 0, 10 },
+        { TCO_FINDING_RETAINED, 10, UINT32_MAX, 1.2, 120, 240, 0, 10 },
+        { TCO_FINDING_RETAINED, 14, UINT32_MAX, 1.2, 120, 240, 0, 10 },
+    };
+    /* Not found: 5 (its deadline "soon" is no time; 7 h is within 8), 8
+     * (a model is no checkpoint nor dataset), 1, 2, 15 (no tags). */
+    size_t n = sizeof want / sizeof want[0];
+    assert_int_equal(tco_findings_count(f), n);
+    for (size_t i = 0; i < n; i++) {
+        tco_finding x = at(f, i);
+        if (x.kind != want[i].kind || x.record != want[i].record || x.other != want[i].other)
+            fail_msg("finding %zu: %s of record %u (other %u), want %s of %u (other %u)", i,
+                     tco_finding_kind_name(x.kind), (unsigned)x.record, (unsigned)x.other,
+                     tco_finding_kind_name(want[i].kind), (unsigned)want[i].record, (unsigned)want[i].other);
+        near(x.cost, want[i].cost, 1e-9 * want[i].cost);
+        near(x.since, T0 + want[i].since_h * H, 1e-6);
+        near(x.until, T0 + want[i].until_h * H, 1e-6);
+        near(x.accelerator_hours, want[i].accel_h, 1e-9);
+        near(x.gb, want[i].gb, 1e-9);
+    }
+    double total = tco_findings_total(f);
+    tco_findings_free(f);
+
+    /* Records of a longer stride (a newer caller's struct): the same. */
+    struct wide {
+        tco_record r;
+        double more;
+    } wide[32];
+    for (size_t i = 0; i < s.n; i++) {
+        wide[i].r = s.r[i];
+        wide[i].r.size = sizeof wide[0];
+    }
+    assert_int_equal(tco_find_waste(&f, a, &wide[0].r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_OK);
+    assert_int_equal(tco_findings_count(f), n);
+    assert_true(tco_findings_total(f) == total);
+    tco_findings_free(f);
+    /* ... but not one past INPUT_MAX (1024 bytes), a multiple of 8 */
+    f = (tco_findings *)&s;
+    s.r[0].size = 1032;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_SIZE);
+    assert_string_equal(err.param_name, "records[0].size");
+    s.r[0].size = sizeof s.r[0];
+    /* a tag pair whose key is past the table */
+    uint32_t kept = s.pair[2 * s.r[6].first_tag];
+    s.pair[2 * s.r[6].first_tag] = 7777;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_INDEX);
+    assert_string_equal(err.param_name, "records[6].first_tag");
+    assert_non_null(strstr(err.message, "names id 7777"));
+    s.pair[2 * s.r[6].first_tag] = kept;
+    assert_ptr_equal(f, (tco_findings *)&s);
+    /* Storage the records give as infinite: its size unknown, 0 GB (its
+     * cost is the attribution's, 3.6, as before). */
+    s.r[11].storage_gb_hours[TCO_TIER_WARM] = INFINITY;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_OK);
+    tco_finding x = at(f, 5);
+    assert_int_equal(x.record, 11);
+    near(x.cost, 3.6, 1e-9);
+    assert_true(x.gb == 0);
+    tco_findings_free(f);
+
+    tco_attribution_free(a);
+    set_free(&s);
+    scen_free(&sc);
+}
+
+/* The cluster all held, 16 accelerators for the 240 h: no idle capacity
+ * to find, and nothing else. */
+static void test_full(void **state)
+{
+    (void)state;
+    scen sc;
+    set s;
+    scen_make(&sc);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(tco_tags_new(&s.tags, NULL), TCO_OK);
+    id_of(&s, "team");
+    tco_waste_request_init(NULL); /* nothing to set, no harm */
+    add(&s, 0, 240, 16, -1, TCO_JOB_COMPLETED, 0, "team=a");
+    tco_attribution *a = attribute(&s, &sc);
+    tco_findings *f = NULL;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, NULL, NULL), TCO_OK);
+    assert_int_equal(tco_findings_count(f), 0);
+    assert_true(tco_findings_total(f) == 0);
+    tco_findings_free(f);
+    tco_attribution_free(a);
+    set_free(&s);
+    scen_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -447,6 +612,8 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_errors_more),
+        cmocka_unit_test(test_corners),
+        cmocka_unit_test(test_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
