@@ -467,6 +467,11 @@ static void corners(set *s)
     add(s, 100, 101, 1, -1, TCO_JOB_COMPLETED, 0, "");                             /* 15 */
     add(s, 60, 70, 2, -1, TCO_JOB_COMPLETED, 0,
         "team=c deadline=2026-01-03T14:00:00Z deadline=2026-01-03T18:00:00Z");     /* 16 */
+    /* copies by fingerprint g with a copy named g between them, of the
+     * same size to the MB (0): told apart by how they are known */
+    add(s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 10, "team=d kind=checkpoint fingerprint=g");  /* 17 */
+    add(s, 24, 240, 0, -1, TCO_JOB_COMPLETED, 0.0004, "team=d kind=dataset name=g");      /* 18 */
+    add(s, 48, 240, 0, -1, TCO_JOB_COMPLETED, 10, "team=d kind=checkpoint fingerprint=g"); /* 19 */
 }
 
 static void test_corners(void **state)
@@ -513,11 +518,17 @@ static void test_corners(void **state)
         { TCO_FINDING_DUPLICATE, 13, 9, 2.4, 0, 240, 0, 10 },
         /* 12: a copy of 9 from 24 h, 10 x 216 x 0.001 */
         { TCO_FINDING_DUPLICATE, 12, 9, 2.16, 24, 240, 0, 10 },
-        /* 9, 10 (named f, as 9's fingerprint: no copy of it) and 14 (no
-         * name, no fingerprint): 10 x 120 x 0.001 each, in record order */
+        /* 19: a copy of 17 from 48 h, 10 x 192 x 0.001 (18 between them is
+         * named g, no copy of either) */
+        { TCO_FINDING_DUPLICATE, 19, 17, 1.92, 48, 240, 0, 10 },
+        /* 9, 10 (named f, as 9's fingerprint: no copy of it), 14 (no name,
+         * no fingerprint) and 17: 10 x 120 x 0.001 each, in record order */
         { TCO_FINDING_RETAINED, 9, UINT32_MAX, 1.2, 120, 240, 0, 10 },
         { TCO_FINDING_RETAINED, 10, UINT32_MAX, 1.2, 120, 240, 0, 10 },
         { TCO_FINDING_RETAINED, 14, UINT32_MAX, 1.2, 120, 240, 0, 10 },
+        { TCO_FINDING_RETAINED, 17, UINT32_MAX, 1.2, 120, 240, 0, 10 },
+        /* 18: 0.0004 GB for the 96 h past 144 h: 0.0004 x 96 x 0.001 */
+        { TCO_FINDING_RETAINED, 18, UINT32_MAX, 3.84e-5, 144, 240, 0, 0.0004 },
     };
     /* Not found: 5 (its deadline "soon" is no time; 7 h is within 8), 8
      * (a model is no checkpoint nor dataset), 1, 2, 15 (no tags). */
