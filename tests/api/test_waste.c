@@ -615,6 +615,74 @@ static void test_full(void **state)
     scen_free(&sc);
 }
 
+/* The part form refuses records of a group the whole does not hold
+ * (naming it, "(none)" for a key the record lacks) and a whole priced
+ * with other inputs. The whole: the month, settled from one part, by
+ * team and user. */
+static void test_part_refusals(void **state)
+{
+    (void)state;
+    scen sc;
+    set s;
+    scen_make(&sc);
+    month(&s);
+    uint32_t user = id_of(&s, "user");
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0;
+    q.period_end = T0 + 240 * H;
+    q.by_key[0] = 0;
+    q.by_key[1] = user;
+    q.by_count = 2;
+    q.idle_rule = TCO_SPREAD_EVEN;
+    q.shared_rule = TCO_SPREAD_EVEN;
+    tco_attribution_part *part = NULL;
+    tco_attribution *whole = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_attribute_part(&part, s.r, s.n, s.pair, s.pairs, s.tags, &q, sc.t, sc.w, sc.p, &err) ||
+        tco_attribute_parts(&whole, part, sc.t, sc.w, sc.p, &err))
+        fail_msg("%s", err.message);
+    tco_findings *f = NULL;
+    assert_int_equal(tco_find_waste_part(&f, whole, s.r, s.n, s.pair, s.pairs, s.tags, NULL, sc.t, sc.w, sc.p, &err),
+                     TCO_OK);
+    tco_findings_free(f);
+    f = (tco_findings *)&s;
+
+    /* a record of ana's without a team, a group the whole does not hold */
+    set odd = s;
+    add(&odd, 0, 1, 1, -1, TCO_JOB_COMPLETED, 0, "user=ana");
+    assert_int_equal(tco_find_waste_part(&f, whole, odd.r, odd.n, odd.pair, odd.pairs, odd.tags, NULL, sc.t, sc.w,
+                                         sc.p, &err),
+                     TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "records");
+    assert_non_null(strstr(err.message, "a group ((none), ana) the whole attribution does not"));
+
+    /* the same records priced at another rate */
+    scen other;
+    scen_defaults(&other);
+    tco_topology_free(other.t);
+    tco_workload_free(other.w);
+    assert_int_equal(tco_topology_clone(&other.t, sc.t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_clone(&other.w, sc.w, NULL), TCO_OK);
+    tco_pricing_free(other.p);
+    assert_int_equal(tco_pricing_clone(&other.p, sc.p, NULL), TCO_OK);
+    SP(&other, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 3);
+    scen_freeze(&other);
+    assert_int_equal(tco_find_waste_part(&f, whole, s.r, s.n, s.pair, s.pairs, s.tags, NULL, other.t, other.w,
+                                         other.p, &err),
+                     TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "whole");
+    assert_non_null(strstr(err.message, "priced with other inputs"));
+    assert_ptr_equal(f, (tco_findings *)&s);
+
+    scen_free(&other);
+    tco_attribution_free(whole);
+    tco_attribution_part_free(part);
+    set_free(&s);
+    scen_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_errors_more),
         cmocka_unit_test(test_corners),
         cmocka_unit_test(test_full),
+        cmocka_unit_test(test_part_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
