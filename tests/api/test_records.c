@@ -1020,6 +1020,48 @@ static void test_csv_corners(void **state)
     tco_tags_free(t);
 }
 
+/* A reader reads len bytes and not one more, whatever follows them: a
+ * closing quote, a CR, a zone letter or a line's rest past len are not
+ * read. */
+static void test_len_bytes_no_more(void **state)
+{
+    (void)state;
+    const char *text[] = {
+        "start,end,accelerators,tag.a\n0,0,1,\"x\"\"",    /* past len: a second quote, as if doubled */
+        "start,end,accelerators\n0,0,1\n\r\n",            /* past len: the LF that would make a blank line */
+        "accelerators,end,start\n1,0,2026-11-01T00:00:00Z", /* past len: the zone */
+    };
+    tco_records *r = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_records_read_csv(&r, text[0], strlen(text[0]) - 1, TCO_READ_STRICT, &err), TCO_OK);
+    assert_int_equal(tco_records_count(r), 1);
+    assert_string_equal(tag_of(r, 0, "a"), "x");
+    tco_records_free(r);
+    r = NULL;
+    assert_int_equal(tco_records_read_csv(&r, text[1], strlen(text[1]) - 1, 0, &err), TCO_OK);
+    assert_int_equal(tco_records_count(r), 1);
+    assert_int_equal(tco_records_bad_count(r), 1);
+    assert_bad(r, 0, 3, "the row has 1 fields, the header 3");
+    tco_records_free(r);
+    r = NULL;
+    assert_int_equal(tco_records_read_csv(&r, text[2], strlen(text[2]) - 1, TCO_READ_STRICT, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "line 2: start = \"2026-11-01T00:00:00\" is not a time"));
+    /* the last line of a sacct text, after others, without its newline */
+    const char *sacct = "1|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=1\n"
+                        "2|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=2,x";
+    assert_int_equal(tco_records_read_sacct(&r, sacct, strlen(sacct) - 2, TCO_READ_STRICT, &err), TCO_OK);
+    assert_int_equal(tco_records_count(r), 2);
+    assert_true(rec(r, 1)->accelerators == 2);
+    tco_records_free(r);
+    /* a CR inside a row that starts with it is no blank line */
+    refused_once(tco_records_read_csv, "start,end,accelerators\n0,0,1\n\rx\n", 3, TCO_E_TYPE, "",
+                 "the row has 1 fields, the header 3");
+    /* the column a header's quoting problem is in */
+    const char *head = "start,end,accel\"erators\n";
+    assert_int_equal(tco_records_read_csv(&r, head, strlen(head), 0, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "(column 3)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1043,6 +1085,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_sacct_corners),
         cmocka_unit_test(test_csv_corners),
+        cmocka_unit_test(test_len_bytes_no_more),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

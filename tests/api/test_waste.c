@@ -562,19 +562,37 @@ static void test_corners(void **state)
     assert_int_equal(tco_findings_count(f), n);
     assert_true(tco_findings_total(f) == total);
     tco_findings_free(f);
-    /* ... but not one past INPUT_MAX (1024 bytes), a multiple of 8 */
+    /* ... up to INPUT_MAX (1024 bytes) ... */
+    static struct {
+        tco_record r;
+        char more[1024 - sizeof(tco_record)];
+    } widest[32];
+    for (size_t i = 0; i < s.n; i++) {
+        widest[i].r = s.r[i];
+        widest[i].r.size = 1024;
+    }
+    assert_int_equal(tco_find_waste(&f, a, &widest[0].r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_OK);
+    assert_int_equal(tco_findings_count(f), n);
+    assert_true(tco_findings_total(f) == total);
+    tco_findings_free(f);
+    /* ... but not one past it, a multiple of 8 */
     f = (tco_findings *)&s;
     s.r[0].size = 1032;
     assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_SIZE);
     assert_string_equal(err.param_name, "records[0].size");
     s.r[0].size = sizeof s.r[0];
-    /* a tag pair whose key is past the table */
-    uint32_t kept = s.pair[2 * s.r[6].first_tag];
-    s.pair[2 * s.r[6].first_tag] = 7777;
-    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_INDEX);
-    assert_string_equal(err.param_name, "records[6].first_tag");
-    assert_non_null(strstr(err.message, "names id 7777"));
-    s.pair[2 * s.r[6].first_tag] = kept;
+    /* a tag pair whose key, or value, is the first id past the table */
+    uint32_t past = (uint32_t)tco_tags_count(s.tags);
+    char names[64];
+    snprintf(names, sizeof names, "names id %u: the tags table holds %u", (unsigned)past, (unsigned)past);
+    for (int k = 0; k < 2; k++) {
+        uint32_t kept = s.pair[2 * s.r[6].first_tag + k];
+        s.pair[2 * s.r[6].first_tag + k] = past;
+        assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_INDEX);
+        assert_string_equal(err.param_name, "records[6].first_tag");
+        assert_non_null(strstr(err.message, names));
+        s.pair[2 * s.r[6].first_tag + k] = kept;
+    }
     assert_ptr_equal(f, (tco_findings *)&s);
     /* Storage the records give as infinite: its size unknown, 0 GB (its
      * cost is the attribution's, 3.6, as before). */
