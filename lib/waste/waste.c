@@ -405,7 +405,7 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
             const run *f = &runs[k];
             const tco_record *x = (const tco_record *)((const char *)records + f->i * stride);
             const tco__attrib_record *ar = &a->record[f->i];
-            if (x->state != TCO_JOB_FAILED || ar->group == TCO__ATTRIB_OUTSIDE)
+            if (x->state != TCO_JOB_FAILED) /* runs are records in the period */
                 continue;
             double by = x->end + q.rerun_hours * 3600;
             for (size_t j = k + 1; j < nruns && runs[j].name == f->name && runs[j].user == f->user && runs[j].s <= by;

@@ -234,10 +234,41 @@ static void test_load_arguments(void **state)
     assert_string_equal(err.message, "w must not be NULL");
     assert_int_equal(tco_scenario_load_cbor(&t, &w, NULL, empty_map, 1, &err), TCO_E_NULL);
     assert_string_equal(err.message, "p must not be NULL");
+    assert_int_equal(tco_scenario_load_cbor(NULL, &w, &p, empty_map, 1, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "t must not be NULL");
     assert_int_equal(tco_workload_load_cbor(&w, empty_map, 1, &err), TCO_OK);
     tco_workload_free(w);
     assert_null(t);
     assert_null(p);
+    /* out of memory for the handle itself */
+    if (alloc_counting()) {
+        alloc_fail_in = 0;
+        assert_int_equal(tco_topology_load_cbor(&t, empty_map, 1, &err), TCO_E_NOMEM);
+        alloc_fail_in = -1;
+        assert_null(t);
+    }
+}
+
+/* Keys out of canonical order are found all the same: restart_minutes
+ * after intra_node_gbps skips node_mtbf_hours, a key of its length. */
+static void test_keys_out_of_order(void **state)
+{
+    (void)state;
+    cb c = { .n = 0 };
+    put(&c, 0xa2);
+    text(&c, "intra_node_gbps");
+    put(&c, 0x18); /* 200 */
+    put(&c, 200);
+    text(&c, "restart_minutes");
+    put(&c, 0x07);
+    tco_topology *t = NULL;
+    assert_int_equal(tco_topology_load_cbor(&t, c.b, c.n, NULL), TCO_OK);
+    double v = 0;
+    assert_int_equal(tco_topology_get(t, TCO_P_INTRA_NODE_GBPS, &v, NULL), TCO_OK);
+    assert_true(v == 200);
+    assert_int_equal(tco_topology_get(t, TCO_P_RESTART_MINUTES, &v, NULL), TCO_OK);
+    assert_true(v == 7);
+    tco_topology_free(t);
 }
 
 int main(void)
@@ -250,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_late_failure_frees),
         cmocka_unit_test(test_estimate_sizes),
         cmocka_unit_test(test_load_arguments),
+        cmocka_unit_test(test_keys_out_of_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

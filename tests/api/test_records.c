@@ -968,6 +968,7 @@ static void test_csv_corners(void **state)
         const char *text, *name;
     } heads[] = {
         { "start,end,accelerators,a\\b\n", "\"a\\\\b\"" },
+        { "start,end,accelerators,a\x7f\n", "\"a\\x7f\"" },
         { "start,end,accelerators,caf\xc3\xa9\n", "\"caf\\xc3\\xa9\"" },
         { "start,end,accelerators,abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\n",
           "\"abcdefghijklmnopqrstuvwxyzabcdefghijklmn...\"" },
@@ -989,6 +990,10 @@ static void test_csv_corners(void **state)
     refused_once(c, text, 2, TCO_E_RANGE, "storage_hot_gb_hours", "\"-1e-30\" is negative");
     snprintf(text, sizeof text, "%s0,0,1,1e5x\n", head);
     refused_once(c, text, 2, TCO_E_TYPE, "storage_hot_gb_hours", "\"1e5x\" is not a number");
+    snprintf(text, sizeof text, "%s0,0,1,1e+x\n", head);
+    refused_once(c, text, 2, TCO_E_TYPE, "storage_hot_gb_hours", "\"1e+x\" is not a number");
+    snprintf(text, sizeof text, "%s2026-11-01T00:00:00~01:00,0,1,0\n", head);
+    refused_once(c, text, 2, TCO_E_TYPE, "start", "is not a time");
     snprintf(text, sizeof text, "%s0000-01-01T00:00:00Z,0,1,0\n", head);
     refused_once(c, text, 2, TCO_E_RANGE, "start", "outside 1970 to 9999");
     snprintf(text, sizeof text, "%s2026-11-01T00:00:00.5,0,1,0\n", head);

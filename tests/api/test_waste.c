@@ -575,7 +575,10 @@ static void test_corners(void **state)
     assert_int_equal(tco_findings_count(f), n);
     assert_true(tco_findings_total(f) == total);
     tco_findings_free(f);
-    /* ... but not one past it, a multiple of 8 */
+    /* ... but not below a tco_record, nor one past it, a multiple of 8 */
+    f = (tco_findings *)&s;
+    s.r[0].size = 8;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_SIZE);
     f = (tco_findings *)&s;
     s.r[0].size = 1032;
     assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_E_SIZE);
