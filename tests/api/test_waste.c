@@ -704,6 +704,48 @@ static void test_part_refusals(void **state)
     scen_free(&sc);
 }
 
+/* A record's two findings of equal cost come in the order of their kinds,
+ * its accelerators' first. Hot storage at 730.5 a GB-month is 1 a GB-hour
+ * exactly: one accelerator for 240 h (480) past its deadline at 120 h
+ * overran by half, 240; its 2 GB (480 GB-hours, 480) kept past 5 days,
+ * half its window too: 240. */
+static void test_equal_costs_of_one_record(void **state)
+{
+    (void)state;
+    scen sc;
+    set s;
+    scen_defaults(&sc);
+    ST(&sc, TCO_P_ACCELERATORS, 16);
+    ST(&sc, TCO_P_ACCELERATORS_PER_NODE, 8);
+    ST(&sc, TCO_P_OWNED_SHARE, 0);
+    ST(&sc, TCO_P_RESERVED_SHARE, 0);
+    ST(&sc, TCO_P_SPOT_SHARE, 0);
+    SW(&sc, TCO_P_JOB_ACCELERATORS, 0);
+    scen_no_shared_services(&sc);
+    SP(&sc, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, RATE);
+    SP(&sc, TCO_P_STORAGE_HOT_PER_GB_MONTH, 730.5);
+    scen_freeze(&sc);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(tco_tags_new(&s.tags, NULL), TCO_OK);
+    id_of(&s, "team");
+    add(&s, 0, 240, 1, -1, TCO_JOB_COMPLETED, 2, "team=a kind=dataset deadline=2026-01-06T00:00:00Z");
+    tco_attribution *a = attribute(&s, &sc);
+    tco_waste_request q;
+    tco_waste_request_init(&q);
+    q.retention_days = 5;
+    tco_findings *f = NULL;
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, NULL), TCO_OK);
+    assert_int_equal(tco_findings_count(f), 3); /* and the idle capacity, first */
+    tco_finding x = at(f, 1), y = at(f, 2);
+    assert_int_equal(x.kind, TCO_FINDING_OVERRUN);
+    assert_int_equal(y.kind, TCO_FINDING_RETAINED);
+    assert_true(x.cost == 240 && y.cost == 240); /* the premise: equal to the bit */
+    tco_findings_free(f);
+    tco_attribution_free(a);
+    set_free(&s);
+    scen_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -715,6 +757,7 @@ int main(void)
         cmocka_unit_test(test_corners),
         cmocka_unit_test(test_full),
         cmocka_unit_test(test_part_refusals),
+        cmocka_unit_test(test_equal_costs_of_one_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
