@@ -308,7 +308,7 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
     copy *copies = malloc(m * sizeof *copies);
     double *last_end = malloc(((size_t)ntags + 1) * sizeof *last_end);
     unsigned char *running = calloc((size_t)ntags + 1, 1);
-    uint32_t *rank = malloc((a->groups + 1) * sizeof *rank); /* + 1: never malloc(0) */
+    uint32_t *rank = malloc((a->groups ? a->groups : 1) * sizeof *rank);
     tco_findings *w = calloc(1, sizeof *w);
     int rc = TCO_OK;
     if (!r || !b || !runs || !copies || !last_end || !running || !rank || !w) {
@@ -504,7 +504,7 @@ int tco_find_waste(tco_findings **out, const tco_attribution *a, const tco_recor
 static int ranks_in(uint32_t *rank, const tco_attribution *a, const tco_tags *tags, const tco_attribution *whole,
                     tco_error *err)
 {
-    uint32_t *place = malloc((whole->groups + 1) * sizeof *place);
+    uint32_t *place = malloc((whole->groups ? whole->groups : 1) * sizeof *place);
     if (!place)
         return tco__fail(err, TCO_E_NOMEM, "no memory for %zu groups", whole->groups);
     for (size_t i = 0; i < whole->groups; i++)
@@ -575,7 +575,7 @@ int tco_find_waste_part(tco_findings **out, const tco_attribution *whole, const 
                              (unsigned long long)whole->scenario, (unsigned long long)a->scenario);
         goto done;
     }
-    if (!(rank = malloc((a->groups + 1) * sizeof *rank))) {
+    if (!(rank = malloc((a->groups ? a->groups : 1) * sizeof *rank))) {
         rc = tco__fail(err, TCO_E_NOMEM, "no memory for %zu groups", a->groups);
         goto done;
     }

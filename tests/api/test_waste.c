@@ -746,6 +746,72 @@ static void test_equal_costs_of_one_record(void **state)
     scen_free(&sc);
 }
 
+/* A thousand groups, one record each, 0.2 h of one accelerator apiece:
+ * 200 of the 3840 accelerator-hours held, 3640 idle x 2 = 7280; the part
+ * form of the same records, settled from one part, finds nothing (the
+ * idle capacity is the whole's). Each group's place in the bill is kept
+ * for every one of them. */
+static void test_many_groups(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    scen sc;
+    scen_make(&sc);
+    tco_tags *tags;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    uint32_t team;
+    assert_int_equal(tco_tags_intern(tags, "team", 4, &team, NULL), TCO_OK);
+    tco_record *r = calloc(N, sizeof *r);
+    uint32_t *pair = calloc(2 * N, sizeof *pair);
+    assert_non_null(r);
+    assert_non_null(pair);
+    for (uint32_t i = 0; i < N; i++) {
+        char name[16];
+        int len = snprintf(name, sizeof name, "t%u", (unsigned)i);
+        r[i].size = sizeof r[i];
+        r[i].start = T0 + i * 0.2 * H;
+        r[i].end = r[i].start + 0.2 * H;
+        r[i].accelerators = 1;
+        r[i].utilisation = -1;
+        r[i].price_class = TCO_CLASS_ON_DEMAND;
+        r[i].first_tag = i;
+        r[i].tag_count = 1;
+        pair[2 * i] = team;
+        assert_int_equal(tco_tags_intern(tags, name, (size_t)len, &pair[2 * i + 1], NULL), TCO_OK);
+    }
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0;
+    q.period_end = T0 + 240 * H;
+    q.by_key[0] = team;
+    q.by_count = 1;
+    q.idle_rule = TCO_SPREAD_USAGE;
+    q.shared_rule = TCO_SPREAD_USAGE;
+    tco_attribution *a = NULL, *whole = NULL;
+    tco_attribution_part *part = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_attribute(&a, r, N, pair, N, tags, &q, sc.t, sc.w, sc.p, &err) ||
+        tco_attribute_part(&part, r, N, pair, N, tags, &q, sc.t, sc.w, sc.p, &err) ||
+        tco_attribute_parts(&whole, part, sc.t, sc.w, sc.p, &err))
+        fail_msg("%s", err.message);
+    tco_findings *f = NULL;
+    assert_int_equal(tco_find_waste(&f, a, r, N, pair, N, tags, NULL, &err), TCO_OK);
+    assert_int_equal(tco_findings_count(f), 1);
+    near(at(f, 0).cost, 7280, 1e-9 * 7280);
+    tco_findings_free(f);
+    assert_int_equal(tco_find_waste_part(&f, whole, r, N, pair, N, tags, NULL, sc.t, sc.w, sc.p, &err), TCO_OK);
+    assert_int_equal(tco_findings_count(f), 0);
+    tco_findings_free(f);
+    tco_attribution_free(a);
+    tco_attribution_free(whole);
+    tco_attribution_part_free(part);
+    free(r);
+    free(pair);
+    tco_tags_free(tags);
+    scen_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -758,6 +824,7 @@ int main(void)
         cmocka_unit_test(test_full),
         cmocka_unit_test(test_part_refusals),
         cmocka_unit_test(test_equal_costs_of_one_record),
+        cmocka_unit_test(test_many_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
