@@ -476,6 +476,22 @@ static void test_sacct_steps(void **state)
     assert_bad(r, 0, 1, "AllocTRES");
     assert_bad(r, 1, 5, "JobID = \"10.1\" is a job step");
     tco_records_free(r);
+
+    /* A JobID too long to be a tag: its line is refused, its steps skipped
+     * as any refused allocation's are (one refusal, not one a step). */
+    char id[TCO_TAG_MAX + 10], lines[2048];
+    memset(id, '7', sizeof id - 1);
+    id[sizeof id - 1] = '\0';
+    snprintf(lines, sizeof lines,
+             "%s|a|p|u|gpu|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=4\n"
+             "%s.batch|batch|p||gpu|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=4\n"
+             "%s.0|a|p||gpu|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=4\n",
+             id, id, id);
+    r = SACCT(lines);
+    assert_int_equal(tco_records_count(r), 0);
+    assert_int_equal(tco_records_bad_count(r), 1);
+    assert_bad(r, 0, 1, "is too long");
+    tco_records_free(r);
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
