@@ -215,9 +215,9 @@ static int header_error(reader *r, int code, const char *name, const char *fmt, 
 static int header_cell(reader *r, size_t k, const field *f, int *seen)
 {
     column *col = &r->col[k];
-    label_of(col->label, f->p, f->n < HEAD_CAP ? f->n : HEAD_CAP);
     if (f->quoting)
         return header_error(r, TCO_E_TYPE, "", "the header row %s (column %zu)", quote_problems[f->quoting], k + 1);
+    label_of(col->label, f->p, f->n < HEAD_CAP ? f->n : HEAD_CAP);
     if (f->n == 0)
         return header_error(r, TCO_E_TYPE, "", "column %zu of the header has no name", k + 1);
     size_t pre = sizeof TAG_PREFIX - 1;

@@ -271,6 +271,23 @@ static void test_keys_out_of_order(void **state)
     tco_topology_free(t);
 }
 
+/* Truncated data, told where: a value missing at the end, and a map that
+ * declares more entries than its bytes could hold (two bytes each at
+ * least). */
+static void test_truncated(void **state)
+{
+    (void)state;
+    const uint8_t no_value[] = { 0xa1, 0x63, 'p', 'u', 'e' };
+    const uint8_t short_map[] = { 0xa3, 0x63, 'p', 'u', 'e' };
+    tco_topology *t = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_topology_load_cbor(&t, no_value, sizeof no_value, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "truncated: the data ends at byte 5, where an item should begin"));
+    assert_int_equal(tco_topology_load_cbor(&t, short_map, sizeof short_map, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "the map at byte 0 declares 3 entries but 4 bytes follow"));
+    assert_null(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_estimate_sizes),
         cmocka_unit_test(test_load_arguments),
         cmocka_unit_test(test_keys_out_of_order),
+        cmocka_unit_test(test_truncated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,6 +159,14 @@ static void test_fabric_salvage(void **state)
         life_of(&s, &q, y, 4);
         salvage[k] = y[3].salvage;
         fabric[k] = y[0].fixed[TCO_CAT_NETWORK];
+        /* no refresh: the IT, 8 x (25,000 + the server's 100,000 / 8) +
+         * 43,600, bought once, at the start */
+        near(y[0].capex, 343600, 1e-15);
+        for (int i = 0; i < 4; i++) {
+            assert_int_equal(y[i].refreshed, 0);
+            if (i)
+                near(y[i].capex, 0, 0);
+        }
         tco_estimate e = { .size = sizeof e };
         assert_int_equal(tco_estimate_compute(&e, s.t, s.w, s.p, NULL), TCO_OK);
         assert_rel(e.fabric_capex, 43600, 1e-15);

@@ -836,6 +836,10 @@ static void test_reader_arguments(void **state)
  * nothing leaked; then the read succeeds. */
 static void fail_each_allocation(reader_fn read, const char *text, uint32_t flags)
 {
+    tco_records *want = NULL;
+    assert_int_equal(read(&want, text, strlen(text), flags, NULL), TCO_OK);
+    size_t want_pairs;
+    const uint32_t *want_pair = tco_records_tag_pairs(want, &want_pairs);
     long k;
     for (k = 0;; k++) {
         tco_records *r = NULL;
@@ -844,8 +848,15 @@ static void fail_each_allocation(reader_fn read, const char *text, uint32_t flag
         alloc_fail_in = k;
         int rc = read(&r, text, strlen(text), flags, &err);
         alloc_fail_in = -1;
-        if (rc == TCO_OK) {
+        if (rc == TCO_OK) { /* no allocation failed: what a read without failures gives */
             assert_non_null(r);
+            size_t pairs;
+            const uint32_t *pair = tco_records_tag_pairs(r, &pairs);
+            assert_int_equal(tco_records_count(r), tco_records_count(want));
+            assert_int_equal(tco_records_bad_count(r), tco_records_bad_count(want));
+            assert_int_equal(tco_tags_count(tco_records_tags(r)), tco_tags_count(tco_records_tags(want)));
+            assert_int_equal(pairs, want_pairs);
+            assert_memory_equal(pair, want_pair, 2 * pairs * sizeof *pair);
             tco_records_free(r);
             assert_int_equal(alloc_live, before);
             break;
@@ -856,6 +867,7 @@ static void fail_each_allocation(reader_fn read, const char *text, uint32_t flag
         assert_int_equal(alloc_live, before);
     }
     assert_true(k >= 5); /* the set, the tags, records, pairs, texts: each was made to fail */
+    tco_records_free(want);
 }
 
 static void test_out_of_memory(void **state)
@@ -1083,6 +1095,32 @@ static void test_len_bytes_no_more(void **state)
     assert_non_null(strstr(err.message, "(column 3)"));
 }
 
+/* The bounds of what the readers accept, each exactly: a tag key of
+ * TCO_TAG_MAX bytes, 10^7 GPUs (accelerators' maximum), gres/gpu=0 as
+ * the count even beside typed counts; a number too small for a double is
+ * +0, not -0. */
+static void test_reader_bounds(void **state)
+{
+    (void)state;
+    char key[TCO_TAG_MAX + 1], text[1024];
+    memset(key, 'k', TCO_TAG_MAX);
+    key[TCO_TAG_MAX] = '\0';
+    snprintf(text, sizeof text, "start,end,accelerators,tag.%s\n0,0,1,v\n", key);
+    tco_records *r = CSV(text);
+    assert_string_equal(tag_of(r, 0, key), "v");
+    tco_records_free(r);
+    r = SACCT("1|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=10000000\n"
+              "2|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=0,gres/gpu:a100=2\n");
+    assert_int_equal(tco_records_count(r), 2);
+    assert_true(rec(r, 0)->accelerators == 1e7);
+    assert_true(rec(r, 1)->accelerators == 0);
+    tco_records_free(r);
+    r = CSV("start,end,accelerators,storage_hot_gb_hours\n0,0,1,1e-330\n");
+    assert_true(rec(r, 0)->storage_gb_hours[TCO_TIER_HOT] == 0);
+    assert_false(signbit(rec(r, 0)->storage_gb_hours[TCO_TIER_HOT]));
+    tco_records_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1107,6 +1145,7 @@ int main(void)
         cmocka_unit_test(test_sacct_corners),
         cmocka_unit_test(test_csv_corners),
         cmocka_unit_test(test_len_bytes_no_more),
+        cmocka_unit_test(test_reader_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
