@@ -704,8 +704,8 @@ static void test_part_refusals(void **state)
     scen_free(&sc);
 }
 
-/* A record's two findings of equal cost come in the order of their kinds,
- * its accelerators' first. Hot storage at 730.5 a GB-month is 1 a GB-hour
+/* Findings of equal cost: a record's two in the order of their kinds,
+ * its accelerators' first; two records' in record order. Hot storage at 730.5 a GB-month is 1 a GB-hour
  * exactly: one accelerator for 240 h (480) past its deadline at 120 h
  * overran by half, 240; its 2 GB (480 GB-hours, 480) kept past 5 days,
  * half its window too: 240. */
@@ -740,6 +740,24 @@ static void test_equal_costs_of_one_record(void **state)
     assert_int_equal(x.kind, TCO_FINDING_OVERRUN);
     assert_int_equal(y.kind, TCO_FINDING_RETAINED);
     assert_true(x.cost == 240 && y.cost == 240); /* the premise: equal to the bit */
+    tco_findings_free(f);
+    tco_attribution_free(a);
+
+    /* Equal costs of two records come in record order, whatever their
+     * kinds: the same two findings, the storage's on the first record. */
+    set_free(&s);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(tco_tags_new(&s.tags, NULL), TCO_OK);
+    id_of(&s, "team");
+    add(&s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 2, "team=a kind=dataset");
+    add(&s, 0, 240, 1, -1, TCO_JOB_COMPLETED, 0, "team=a deadline=2026-01-06T00:00:00Z");
+    a = attribute(&s, &sc);
+    assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, NULL), TCO_OK);
+    assert_int_equal(tco_findings_count(f), 3);
+    x = at(f, 1), y = at(f, 2);
+    assert_true(x.record == 0 && x.kind == TCO_FINDING_RETAINED);
+    assert_true(y.record == 1 && y.kind == TCO_FINDING_OVERRUN);
+    assert_true(x.cost == 240 && y.cost == 240);
     tco_findings_free(f);
     tco_attribution_free(a);
     set_free(&s);
