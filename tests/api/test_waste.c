@@ -31,6 +31,8 @@ static void scen_make(scen *s)
     SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, 1.5);
     SP(s, TCO_P_SPOT_PER_ACCEL_HOUR, 1);
     SP(s, TCO_P_STORAGE_HOT_PER_GB_MONTH, GBH * 730.5);
+    SP(s, TCO_P_STORAGE_WARM_PER_GB_MONTH, GBH * 730.5); /* every tier alike: a record's size is */
+    SP(s, TCO_P_STORAGE_COLD_PER_GB_MONTH, GBH * 730.5); /* its GB in all three */
     scen_freeze(s);
 }
 
@@ -472,6 +474,16 @@ static void corners(set *s)
     add(s, 0, 240, 0, -1, TCO_JOB_COMPLETED, 10, "team=d kind=checkpoint fingerprint=g");  /* 17 */
     add(s, 24, 240, 0, -1, TCO_JOB_COMPLETED, 0.0004, "team=d kind=dataset name=g");      /* 18 */
     add(s, 48, 240, 0, -1, TCO_JOB_COMPLETED, 10, "team=d kind=checkpoint fingerprint=g"); /* 19 */
+    /* 11 keeps a third of its 30 GB warm, 12 half its 10 GB cold */
+    s->r[11].storage_gb_hours[TCO_TIER_HOT] = 20 * 240.0;
+    s->r[11].storage_gb_hours[TCO_TIER_WARM] = 10 * 240.0;
+    s->r[12].storage_gb_hours[TCO_TIER_HOT] = 5 * 216.0;
+    s->r[12].storage_gb_hours[TCO_TIER_COLD] = 5 * 216.0;
+    /* a failure with 100 GB sent to the internet, run again exactly
+     * rerun_hours (24) after it ended */
+    add(s, 200, 201, 1, -1, TCO_JOB_FAILED, 0, "team=e job_name=r user=u");          /* 20 */
+    s->r[20].traffic_gb[2] = 100;
+    add(s, 225, 226, 1, -1, TCO_JOB_COMPLETED, 0, "team=e job_name=r user=u");       /* 21 */
 }
 
 static void test_corners(void **state)
@@ -491,14 +503,15 @@ static void test_corners(void **state)
     if (tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err))
         fail_msg("%s", err.message);
     /* Held in the period: 40 (0) + 8 (1) + 4 (2) + 20 (4, its last 5 h) +
-     * 14 (5) + 20 (6) + 1 (15) + 20 (16) = 127 of 3840 accelerator-hours. */
+     * 14 (5) + 20 (6) + 1 (15) + 20 (16) + 1 (20) + 1 (21) = 129 of 3840
+     * accelerator-hours. */
     struct {
         int32_t kind;
         uint32_t record, other;
         double cost, since_h, until_h, accel_h, gb;
     } want[] = {
-        /* 3713 idle hours x 2 */
-        { TCO_FINDING_IDLE_CAPACITY, UINT32_MAX, UINT32_MAX, 7426, 0, 240, 3713, 0 },
+        /* 3711 idle hours x 2 */
+        { TCO_FINDING_IDLE_CAPACITY, UINT32_MAX, UINT32_MAX, 7422, 0, 240, 3711, 0 },
         /* 0 failed and ran again at 12 h as 1 and 2: 1, the first record of
          * the two that started first (7 holds no accelerators: no run);
          * its 40 h x 2 (its overrun past 8 h, 16, is less) */
@@ -508,6 +521,9 @@ static void test_corners(void **state)
         { TCO_FINDING_OVERRUN, 4, UINT32_MAX, 40, 0, 5, 20, 0 },
         /* 16: its first deadline, 62 h, not its second: 2 x 8 h x 2 */
         { TCO_FINDING_OVERRUN, 16, UINT32_MAX, 32, 62, 70, 16, 0 },
+        /* 20: failed, run again as 21 at the last moment allowed; its hour,
+         * 1 x 2, and its traffic, 100 GB x 0.09 */
+        { TCO_FINDING_RERUN, 20, 21, 2 + 9, 200, 201, 1, 0 },
         /* 6: the limit, 38 h, comes before its deadline, 39 h: 2 x 2 x 2 */
         { TCO_FINDING_OVERRUN, 6, UINT32_MAX, 8, 38, 40, 4, 0 },
         /* 11: named as 10 but of another size, no copy: kept 120 h past
@@ -601,7 +617,7 @@ static void test_corners(void **state)
      * cost is the attribution's, 3.6, as before). */
     s.r[11].storage_gb_hours[TCO_TIER_WARM] = INFINITY;
     assert_int_equal(tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err), TCO_OK);
-    tco_finding x = at(f, 5);
+    tco_finding x = at(f, 6);
     assert_int_equal(x.record, 11);
     near(x.cost, 3.6, 1e-9);
     assert_true(x.gb == 0);
