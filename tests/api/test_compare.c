@@ -749,6 +749,26 @@ static void test_breakeven_rate_with_facility(void **state)
         scen_free(&s[i]);
 }
 
+/* At a rental rate equal to the energy of an owned hour, owning never
+ * breaks even: 0, not a division by zero. 1,000 W accelerators drawing
+ * all of it, no node overhead, a PUE of 1: 1 kW each, at 0.5 a kWh: 0.5
+ * an hour, the rate. */
+static void test_breakeven_rate_equal_to_energy(void **state)
+{
+    (void)state;
+    scen s[1];
+    option_new(&s[0], 1e15, 1000, 0.5);
+    ST(&s[0], TCO_P_NODE_OVERHEAD_WATTS, 0);
+    ST(&s[0], TCO_P_PUE, 1);
+    SW(&s[0], TCO_P_POWER_DRAW_SHARE, 1);
+    SP(&s[0], TCO_P_ELECTRICITY_PER_KWH, 0.5);
+    tco_option o[1];
+    compare_ok(o, s, 1);
+    assert_true(o[0].breakeven_utilisation == 0);
+    assert_true(isfinite(o[0].breakeven_rate) && o[0].breakeven_rate > 0.5);
+    scen_free(&s[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -764,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_breakeven_utilisation_limits),
         cmocka_unit_test(test_breakeven_rate),
         cmocka_unit_test(test_breakeven_rate_with_facility),
+        cmocka_unit_test(test_breakeven_rate_equal_to_energy),
         cmocka_unit_test(test_stride),
         cmocka_unit_test(test_currency_mismatch),
         cmocka_unit_test(test_unfrozen),
