@@ -429,7 +429,7 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
             }
             const rec *ri = &r[c->i], *ro = &r[o->i];
             double lo = ri->from > ro->from ? ri->from : ro->from, hi = ri->to < ro->to ? ri->to : ro->to;
-            if (!(hi > lo)) /* then ri's window, which holds [lo, hi), is no instant */
+            if (!(hi > lo)) /* past this, ri's window holds [lo, hi): no instant to divide by */
                 continue;
             double sh = (hi - lo) / (ri->to - ri->from);
             consider(&b[c->i].storage, TCO_FINDING_DUPLICATE, o->i, lo, hi, a->record[c->i].storage * sh, 0, ri->gb);
