@@ -288,6 +288,23 @@ static void test_truncated(void **state)
     assert_null(t);
 }
 
+/* A key of another handle is named as that handle's, the last of the
+ * three (the pricing) included. */
+static void test_key_of_another_handle(void **state)
+{
+    (void)state;
+    cb c = { .n = 0 };
+    put(&c, 0xa1);
+    text(&c, "electricity_per_kwh");
+    put(&c, 0x01);
+    tco_topology *t = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_topology_load_cbor(&t, c.b, c.n, &err), TCO_E_WRONG_HANDLE);
+    assert_string_equal(err.param_name, "electricity_per_kwh");
+    assert_non_null(strstr(err.message, "electricity_per_kwh belongs to the pricing, not the topology"));
+    assert_null(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_load_arguments),
         cmocka_unit_test(test_keys_out_of_order),
         cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_key_of_another_handle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

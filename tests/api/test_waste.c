@@ -484,6 +484,8 @@ static void corners(set *s)
     add(s, 200, 201, 1, -1, TCO_JOB_FAILED, 0, "team=e job_name=r user=u");          /* 20 */
     s->r[20].traffic_gb[2] = 100;
     add(s, 225, 226, 1, -1, TCO_JOB_COMPLETED, 0, "team=e job_name=r user=u");       /* 21 */
+    /* u's run of another name between 0's failure and its rerun */
+    add(s, 11, 11.5, 1, -1, TCO_JOB_COMPLETED, 0, "team=a job_name=other user=u");   /* 22 */
 }
 
 static void test_corners(void **state)
@@ -503,17 +505,18 @@ static void test_corners(void **state)
     if (tco_find_waste(&f, a, s.r, s.n, s.pair, s.pairs, s.tags, &q, &err))
         fail_msg("%s", err.message);
     /* Held in the period: 40 (0) + 8 (1) + 4 (2) + 20 (4, its last 5 h) +
-     * 14 (5) + 20 (6) + 1 (15) + 20 (16) + 1 (20) + 1 (21) = 129 of 3840
-     * accelerator-hours. */
+     * 14 (5) + 20 (6) + 1 (15) + 20 (16) + 1 (20) + 1 (21) + 0.5 (22) =
+     * 129.5 of 3840 accelerator-hours. */
     struct {
         int32_t kind;
         uint32_t record, other;
         double cost, since_h, until_h, accel_h, gb;
     } want[] = {
-        /* 3711 idle hours x 2 */
-        { TCO_FINDING_IDLE_CAPACITY, UINT32_MAX, UINT32_MAX, 7422, 0, 240, 3711, 0 },
+        /* 3710.5 idle hours x 2 */
+        { TCO_FINDING_IDLE_CAPACITY, UINT32_MAX, UINT32_MAX, 7421, 0, 240, 3710.5, 0 },
         /* 0 failed and ran again at 12 h as 1 and 2: 1, the first record of
-         * the two that started first (7 holds no accelerators: no run);
+         * the two that started first (7 holds no accelerators: no run; 22,
+         * between them, has another name);
          * its 40 h x 2 (its overrun past 8 h, 16, is less) */
         { TCO_FINDING_RERUN, 0, 1, 80, 0, 10, 40, 0 },
         /* 4 started at -10 h: past 8 h from -2 h, all its 5 h in the period,
