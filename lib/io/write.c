@@ -84,15 +84,16 @@ int tco_scenario_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_topo
 
 /* ---- results: a counting writer (they are not on any hot path) ---- */
 
-/* Only counts when buf is NULL; never writes past cap. */
+/* Only counts when buf is NULL; writes only once a count found that the
+ * whole fits in cap. */
 typedef struct wr {
     uint8_t *buf;
-    size_t cap, len;
+    size_t len;
 } wr;
 
 static void put(wr *w, const void *p, size_t n)
 {
-    if (w->buf && w->len <= w->cap && n <= w->cap - w->len)
+    if (w->buf)
         memcpy(w->buf + w->len, p, n);
     w->len += n;
 }
@@ -211,14 +212,14 @@ int tco_estimate_save_cbor(uint8_t *buf, size_t cap, size_t *len, const tco_esti
     tco_estimate copy_of;
     memset(&copy_of, 0, sizeof copy_of);
     memcpy(&copy_of, e, e->size < sizeof copy_of ? e->size : sizeof copy_of);
-    wr w = { NULL, 0, 0 };
+    wr w = { NULL, 0 };
     put_estimate(&w, &copy_of); /* the size first: a short buffer gets nothing */
     *len = w.len;
     if (!buf)
         return TCO_OK;
     if (w.len > cap)
         return tco__fail(err, TCO_E_SIZE, "the estimate takes %zu bytes of CBOR: the buffer has %zu", w.len, cap);
-    wr out = { buf, cap, 0 };
+    wr out = { buf, 0 };
     put_estimate(&out, &copy_of);
     return TCO_OK;
 }

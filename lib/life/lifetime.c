@@ -102,13 +102,13 @@ typedef struct plan {
     double fabric_price, fabric_residual; /* of it_price, the fabric's */
 } plan;
 
-static int plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj *p, double goodput, tco_error *err)
+/* Called once the run is derived: its rates were checked, so the
+ * cluster's hardware cannot fail. */
+static void plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj *p, double goodput)
 {
     memset(pl, 0, sizeof *pl);
     hardware hw;
-    int rc = tco__cluster_hardware(&hw, t, w, p, err);
-    if (rc)
-        return rc;
+    (void)tco__cluster_hardware(&hw, t, w, p, NULL);
     double N = T(ACCELERATORS), nodes = N / T(ACCELERATORS_PER_NODE), o = T(OWNED_SHARE);
     pl->N = N;
     pl->H = HOURS_PER_YEAR;
@@ -165,7 +165,6 @@ static int plan_of(plan *pl, const tco_obj *t, const tco_obj *w, const tco_obj *
     pl->fabric_residual = P(FABRIC_RESIDUAL_SHARE);
     pl->plant_life = P(FACILITY_LIFE_YEARS) > 0 ? P(FACILITY_LIFE_YEARS) : P(DEPRECIATION_YEARS);
     pl->plant_residual = P(FACILITY_RESIDUAL_SHARE);
-    return TCO_OK;
 }
 
 /* Book value of what cost price, age years into a life written off
@@ -263,8 +262,7 @@ int tco_lifetime_compute(tco_lifetime *out, tco_lifetime_year *years, size_t yea
     if ((rc = tco__run_derive(&run, t, w, p, err)))
         return rc;
     plan pl;
-    if ((rc = plan_of(&pl, t, w, p, run.billed > 0 ? run.useful / run.billed : 1, err)))
-        return rc;
+    plan_of(&pl, t, w, p, run.useful / run.billed); /* billed > 0 in every run derived */
 
     const tco_lifetime_request *q = request;
     double d = q->discount_rate, pv_hours = 0;

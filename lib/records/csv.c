@@ -215,9 +215,9 @@ static int header_error(reader *r, int code, const char *name, const char *fmt, 
 static int header_cell(reader *r, size_t k, const field *f, int *seen)
 {
     column *col = &r->col[k];
-    label_of(col->label, f->p, f->n < HEAD_CAP ? f->n : HEAD_CAP);
     if (f->quoting)
         return header_error(r, TCO_E_TYPE, "", "the header row %s (column %zu)", quote_problems[f->quoting], k + 1);
+    label_of(col->label, f->p, f->n < HEAD_CAP ? f->n : HEAD_CAP);
     if (f->n == 0)
         return header_error(r, TCO_E_TYPE, "", "column %zu of the header has no name", k + 1);
     size_t pre = sizeof TAG_PREFIX - 1;
@@ -350,7 +350,7 @@ static void quantity(row *w, size_t k, const column *col, const field *f, double
         problem(w, TCO_E_TYPE, k, "%s = %s is not a number", col->label, shown);
     else if (rc == PARSE_RANGE)
         problem(w, TCO_E_RANGE, k, "%s = %s is too large to be a finite number", col->label, shown);
-    else if ((v < 0 || v > most) && most < QUANTITY_MAX)
+    else if (most < QUANTITY_MAX) /* read, but outside 0 to most */
         problem(w, TCO_E_RANGE, k, "%s = %s is out of range: allowed 0 to %g%s", col->label, shown, most,
                 col->kind == C_UTIL ? " (empty when unknown)" : "");
     else
@@ -375,7 +375,7 @@ static void take(reader *r, row *w, size_t k, const field *f)
         else if (rc == PARSE_SYNTAX)
             problem(w, TCO_E_TYPE, k, "%s = %s is not a time: allowed YYYY-MM-DDTHH:MM:SSZ (or an offset such as +01:00 for Z) or epoch seconds",
                     col->label, shown);
-        else if (rc == PARSE_RANGE)
+        else /* PARSE_RANGE */
             problem(w, TCO_E_RANGE, k, "%s = %s is outside 1970 to 9999", col->label, shown);
         break;
     }

@@ -56,8 +56,7 @@ typedef struct reader {
     tco_error *err;
     uint32_t key[KEYS];
     int seen;                       /* a line came before: no header past it */
-    char job[TCO_TAG_MAX + 1];      /* JobID of the last allocation line */
-    size_t job_len;
+    span job;                       /* JobID of the last allocation line, in the text */
     int job_valid;
 } reader;
 
@@ -174,15 +173,6 @@ static int header(reader *r, uint64_t line, const span *f, size_t nf)
                                "line %llu: the header names %zu fields, %d expected: run sacct with --parsable2 --format=JobID,JobName,Account,User,Partition,State,Start,End,ElapsedRaw,AllocTRES",
                                (unsigned long long)line, nf, FIELDS);
     return TCO_OK;
-}
-
-static void remember_job(reader *r, span id)
-{
-    r->job_valid = id.n <= TCO_TAG_MAX;
-    if (r->job_valid) {
-        memcpy(r->job, id.p, id.n);
-        r->job_len = id.n;
-    }
 }
 
 /* A time field: Start or End. */
@@ -302,8 +292,9 @@ static int read_line(reader *r, uint64_t line, const char *s, size_t n)
     span id = f[F_JOBID];
     const char *dot = memchr(id.p, '.', id.n);
     if (!dot) {
-        remember_job(r, id); /* even when refused below: its steps follow it */
-    } else if (r->job_valid && (size_t)(dot - id.p) == r->job_len && memcmp(id.p, r->job, r->job_len) == 0) {
+        r->job = id; /* even when refused below (too long a tag, say): its steps follow it */
+        r->job_valid = 1;
+    } else if (r->job_valid && (size_t)(dot - id.p) == r->job.n && memcmp(id.p, r->job.p, r->job.n) == 0) {
         return TCO_OK; /* a step of the allocation above, whatever its other fields: its GPUs are counted there */
     }
     if (nf != FIELDS)

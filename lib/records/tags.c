@@ -166,9 +166,8 @@ static char *arena_room(tco_tags *t, size_t len, tco_error *err)
 {
     block *b = t->last;
     if (!b || b->cap - b->used < len + 1) {
+        /* len <= TCO_TAG_MAX (tco__tag_problem): any block holds it */
         size_t cap = b ? (b->cap < BLOCK_MAX ? 2 * b->cap : BLOCK_MAX) : BLOCK_MIN;
-        if (cap < len + 1)
-            cap = len + 1;
         block *nb = malloc(sizeof *nb + cap);
         if (!nb)
             return tco__fail(err, TCO_E_NOMEM, "no memory for %zu bytes of tag texts", cap), NULL;

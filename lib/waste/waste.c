@@ -294,8 +294,7 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
         return tco__fail_named(err, TCO_E_SIZE, "records[0].size",
                                "records[0].size = %zu must be sizeof(tco_record): %zu to %d, a multiple of %zu", stride,
                                sizeof(tco_record), INPUT_MAX_SIZE, sizeof(double));
-    size_t tag_count = tco_tags_count(tags);
-    uint32_t ntags = tag_count >= UINT32_MAX ? UINT32_MAX - 1 : (uint32_t)tag_count;
+    uint32_t ntags = (uint32_t)tco_tags_count(tags); /* a table holds fewer than 2^31 texts */
     uint32_t key[KEYS];
     for (int k = 0; k < KEYS; k++)
         key[k] = find_text(tags, key_text[k]);
@@ -361,8 +360,8 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
                 limit = x->start + q.max_runtime_hours * 3600;
             uint32_t dv = ri->tag[K_DEADLINE];
             if (dv != NONE) {
-                const char *text = tco_tags_text(tags, dv);
-                if (text && tco__parse_time(text, strlen(text), 1, &d) == 0 && d < limit)
+                const char *text = tco_tags_text(tags, dv); /* dv < ntags (read_records) */
+                if (tco__parse_time(text, strlen(text), 1, &d) == 0 && d < limit)
                     limit = d;
             }
             if (limit < x->end) {
@@ -406,7 +405,7 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
             const run *f = &runs[k];
             const tco_record *x = (const tco_record *)((const char *)records + f->i * stride);
             const tco__attrib_record *ar = &a->record[f->i];
-            if (x->state != TCO_JOB_FAILED || ar->group == TCO__ATTRIB_OUTSIDE)
+            if (x->state != TCO_JOB_FAILED) /* runs are records in the period */
                 continue;
             double by = x->end + q.rerun_hours * 3600;
             for (size_t j = k + 1; j < nruns && runs[j].name == f->name && runs[j].user == f->user && runs[j].s <= by;
@@ -430,7 +429,7 @@ static int find(tco_findings **out, const tco_attribution *a, const uint32_t *gr
             }
             const rec *ri = &r[c->i], *ro = &r[o->i];
             double lo = ri->from > ro->from ? ri->from : ro->from, hi = ri->to < ro->to ? ri->to : ro->to;
-            if (!(hi > lo) || !(ri->to > ri->from))
+            if (!(hi > lo)) /* past this, ri's window holds [lo, hi): no instant to divide by */
                 continue;
             double sh = (hi - lo) / (ri->to - ri->from);
             consider(&b[c->i].storage, TCO_FINDING_DUPLICATE, o->i, lo, hi, a->record[c->i].storage * sh, 0, ri->gb);

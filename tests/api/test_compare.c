@@ -726,6 +726,49 @@ static void test_allocates_nothing(void **state)
         scen_free(&s[i]);
 }
 
+/* A facility of its own (1,000 per kW of A's 1,100.8 kW plant: 1,100,800
+ * over its ten years at 8%, 3% maintenance) adds its annuity per
+ * accelerator and hour to the breakeven rate; the cooling plant, now
+ * written off over the facility's ten years instead of four, takes its
+ * smaller annuity (doc/model.md, "The facility apart from the IT"). */
+static void test_breakeven_rate_with_facility(void **state)
+{
+    (void)state;
+    scen s[2];
+    option_a(&s[0]);
+    option_a(&s[1]);
+    SP(&s[1], TCO_P_FACILITY_CAPEX_PER_KW, 1000);
+    SP(&s[1], TCO_P_FACILITY_LIFE_YEARS, 10);
+    tco_option o[2];
+    compare_ok(o, s, 2);
+    double facility = annuity(1100.8 * 1000, 0, 0.08, 10, 0.03);
+    assert_rel(facility, 1100800 * (0.08 / (1 - pow(1.08, -10)) + 0.03), 1e-15);
+    double plant4 = annuity(1100.8 * 1500, 0, 0.08, 4, 0.03), plant10 = annuity(1100.8 * 1500, 0, 0.08, 10, 0.03);
+    assert_rel(o[1].breakeven_rate - o[0].breakeven_rate, (facility + plant10 - plant4) / 1024 / HOURS_PER_YEAR, 1e-9);
+    for (int i = 0; i < 2; i++)
+        scen_free(&s[i]);
+}
+
+/* At a rental rate equal to the energy of an owned hour, owning never
+ * breaks even: 0, not a division by zero. 1,000 W accelerators drawing
+ * all of it, no node overhead, a PUE of 1: 1 kW each, at 0.5 a kWh: 0.5
+ * an hour, the rate. */
+static void test_breakeven_rate_equal_to_energy(void **state)
+{
+    (void)state;
+    scen s[1];
+    option_new(&s[0], 1e15, 1000, 0.5);
+    ST(&s[0], TCO_P_NODE_OVERHEAD_WATTS, 0);
+    ST(&s[0], TCO_P_PUE, 1);
+    SW(&s[0], TCO_P_POWER_DRAW_SHARE, 1);
+    SP(&s[0], TCO_P_ELECTRICITY_PER_KWH, 0.5);
+    tco_option o[1];
+    compare_ok(o, s, 1);
+    assert_true(o[0].breakeven_utilisation == 0);
+    assert_true(isfinite(o[0].breakeven_rate) && o[0].breakeven_rate > 0.5);
+    scen_free(&s[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -740,6 +783,8 @@ int main(void)
         cmocka_unit_test(test_breakeven_utilisation),
         cmocka_unit_test(test_breakeven_utilisation_limits),
         cmocka_unit_test(test_breakeven_rate),
+        cmocka_unit_test(test_breakeven_rate_with_facility),
+        cmocka_unit_test(test_breakeven_rate_equal_to_energy),
         cmocka_unit_test(test_stride),
         cmocka_unit_test(test_currency_mismatch),
         cmocka_unit_test(test_unfrozen),

@@ -159,6 +159,14 @@ static void test_fabric_salvage(void **state)
         life_of(&s, &q, y, 4);
         salvage[k] = y[3].salvage;
         fabric[k] = y[0].fixed[TCO_CAT_NETWORK];
+        /* no refresh: the IT, 8 x (25,000 + the server's 100,000 / 8) +
+         * 43,600, bought once, at the start */
+        near(y[0].capex, 343600, 1e-15);
+        for (int i = 0; i < 4; i++) {
+            assert_int_equal(y[i].refreshed, 0);
+            if (i)
+                near(y[i].capex, 0, 0);
+        }
         tco_estimate e = { .size = sizeof e };
         assert_int_equal(tco_estimate_compute(&e, s.t, s.w, s.p, NULL), TCO_OK);
         assert_rel(e.fabric_capex, 43600, 1e-15);
@@ -332,6 +340,154 @@ static void test_goodput_over_held_hours(void **state)
     scen_free(&s);
 }
 
+/* A year of every shared service, rented: half the cluster on a reserved
+ * term at 2.50, a quarter of it on spot at 1.50, the rest on demand at
+ * 4.00, used 75%; rental rates without power (rental_includes_power 0),
+ * a risk premium of 5%. C = 70,128 h; the term Cr = 35,064 h is used in
+ * full, and the 17,532 h beyond it are rented by the hour: spot takes
+ * 0.25 / (1 - 0.5) of them, 8,766 h, on demand the other 8,766 h. */
+static void test_shared_services(void **state)
+{
+    (void)state;
+    scen s;
+    scen_make(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 0);
+    ST(&s, TCO_P_RESERVED_SHARE, 0.5);
+    ST(&s, TCO_P_SPOT_SHARE, 0.25);
+    ST(&s, TCO_P_STORAGE_HOT_TB, 10);
+    ST(&s, TCO_P_STORAGE_HOT_GBPS, 5);
+    ST(&s, TCO_P_STORAGE_WARM_TB, 20);
+    ST(&s, TCO_P_STORAGE_COLD_TB, 100);
+    SW(&s, TCO_P_COUNT_FAILURES, 0); /* no failures: staff is its FTEs alone */
+    SW(&s, TCO_P_DATABASE_INSTANCES, 2);
+    SW(&s, TCO_P_DATABASE_GB, 100);
+    SW(&s, TCO_P_METRICS_PER_ACCELERATOR, 10);
+    SW(&s, TCO_P_METRICS_INTERVAL_SECONDS, 60);
+    SW(&s, TCO_P_METRIC_SAMPLE_BYTES, 100);
+    SW(&s, TCO_P_LOG_RETENTION_DAYS, 365.25 / 6); /* two months */
+    SW(&s, TCO_P_LOG_BYTES_PER_ACCEL_HOUR, 1e9);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 1.5);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_RENTAL_INCLUDES_POWER, 0);
+    SP(&s, TCO_P_STORAGE_HOT_PER_GB_MONTH, 0.02);
+    SP(&s, TCO_P_STORAGE_HOT_PER_GBPS_MONTH, 100);
+    SP(&s, TCO_P_STORAGE_WARM_PER_GB_MONTH, 0.01);
+    SP(&s, TCO_P_STORAGE_COLD_PER_GB_MONTH, 0.001);
+    SP(&s, TCO_P_DATABASE_PER_INSTANCE_MONTH, 500);
+    SP(&s, TCO_P_DATABASE_PER_GB_MONTH, 0.25);
+    SP(&s, TCO_P_METRICS_PER_MILLION_SAMPLES, 0.5);
+    SP(&s, TCO_P_LOG_RETAINED_PER_GB_MONTH, 0.03);
+    SP(&s, TCO_P_LOG_INGEST_PER_GB, 0.5);
+    SP(&s, TCO_P_SECURITY_PER_NODE_MONTH, 50);
+    SP(&s, TCO_P_SECURITY_FIXED_PER_MONTH, 1000);
+    SP(&s, TCO_P_PLATFORM_PER_NODE_MONTH, 200);
+    SP(&s, TCO_P_STAFF_PER_FTE_YEAR, 120000);
+    SP(&s, TCO_P_MIN_FTE, 0.5);
+    SP(&s, TCO_P_NODES_PER_FTE, 4);
+    SP(&s, TCO_P_RISK_PREMIUM_SHARE, 0.05);
+    scen_freeze(&s);
+    tco_lifetime_request q;
+    tco_lifetime_request_init(&q);
+    q.years = 1;
+    q.utilisation = 0.75;
+    tco_lifetime_year y[1];
+    tco_lifetime life = life_of(&s, &q, y, 1);
+    double U = 0.75 * 8 * H; /* 52,596 h */
+    /* compute: the term, 35,064 x 2.5 = 87,660 fixed; 8,766 x 4 + 8,766 x
+     * 1.5 = 48,213 variable */
+    near(y[0].fixed[TCO_CAT_COMPUTE], 87660, 1e-14);
+    near(y[0].cost[TCO_CAT_COMPUTE], 87660 + 48213, 1e-14);
+    near(y[0].unused_commitment_hours, 0, 0);
+    /* power and cooling of every used hour, 0.935 kW each (the IT at 80%
+     * draw over 8): 52,596 x 0.935 x 0.10 = 4,917.726, and x 0.2 (pue - 1):
+     * 983.5452 */
+    near(y[0].cost[TCO_CAT_POWER], U * 0.935 * 0.10, 1e-13);
+    near(y[0].cost[TCO_CAT_POWER], 4917.726, 1e-13);
+    near(y[0].cost[TCO_CAT_COOLING], 983.5452, 1e-13);
+    near(y[0].fixed[TCO_CAT_POWER], 0, 0);
+    /* storage: 12 x (10,000 GB x 0.02 + 5 GB/s x 100 + 20,000 x 0.01 +
+     * 100,000 x 0.001) = 12 x 1,000 = 12,000 */
+    near(y[0].cost[TCO_CAT_STORAGE], 12000, 1e-14);
+    near(y[0].fixed[TCO_CAT_STORAGE], 12000, 1e-14);
+    /* database: 12 x (2 x 500 + 100 x 0.25) = 12,300 */
+    near(y[0].cost[TCO_CAT_DATABASE], 12300, 1e-14);
+    /* logging: 8 x 10 metrics every 60 s all year, 42,076,800 samples: x
+     * 0.5 a million = 21.0384, their 4.20768 GB kept two months at 0.03:
+     * 0.2524608, fixed; 1 GB of logs a used hour, ingested at 0.5 and kept
+     * two months: 52,596 x 0.56 = 29,453.76, variable */
+    near(y[0].fixed[TCO_CAT_LOGGING], 21.0384 + 0.2524608, 1e-12);
+    near(y[0].cost[TCO_CAT_LOGGING], 21.2908608 + 29453.76, 1e-13);
+    /* security 12 x (1 node x 50 + 1,000) = 12,600; platform 12 x 200 =
+     * 2,400; staff max(0.5, 1 / 4) FTE x 120,000 = 60,000 */
+    near(y[0].cost[TCO_CAT_SECURITY], 12600, 1e-14);
+    near(y[0].cost[TCO_CAT_PLATFORM], 2400, 1e-14);
+    near(y[0].cost[TCO_CAT_STAFF], 60000, 1e-14);
+    /* indirect: 5% of the fixed rest, 186,981.2908608, and of the variable
+     * rest, 48,213 + 4,917.726 + 983.5452 + 29,453.76 = 83,568.0312 */
+    near(y[0].fixed[TCO_CAT_INDIRECT], 0.05 * 186981.2908608, 1e-13);
+    near(y[0].cost[TCO_CAT_INDIRECT], 0.05 * (186981.2908608 + 83568.0312), 1e-13);
+    near(y[0].total, 1.05 * (186981.2908608 + 83568.0312), 1e-13);
+    near(y[0].fixed_total, 1.05 * 186981.2908608, 1e-13);
+    near(life.total, y[0].total, 1e-15);
+    /* nothing owned: every cost is running cash */
+    near(y[0].running, y[0].total, 1e-15);
+
+    /* A year nobody used: no effective hours, so no cost per one (0, not
+     * NaN); the term and the services are paid all the same. */
+    q.utilisation = 0;
+    life = life_of(&s, &q, y, 1);
+    near(life.effective_accelerator_hours, 0, 0);
+    assert_true(life.cost_per_effective_accelerator_hour == 0);
+    assert_true(life.levelised_cost_per_effective_accelerator_hour == 0);
+    near(y[0].unused_commitment_hours, 35064, 1e-15);
+    near(y[0].fixed_total, 1.05 * 186981.2908608, 1e-13); /* metrics are sampled all the same */
+
+    /* A workload the cluster cannot run (16 accelerators of 8): refused,
+     * naming it. */
+    scen_free(&s);
+    scen_make(&s);
+    SW(&s, TCO_P_JOB_ACCELERATORS, 16);
+    scen_freeze(&s);
+    tco_error err = TCO_ERROR_INIT;
+    life.size = sizeof life;
+    assert_int_equal(tco_lifetime_compute(&life, NULL, 0, 0, &q, s.t, s.w, s.p, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "job_accelerators");
+    scen_free(&s);
+}
+
+/* Colocation: the owned cluster of test_owned_refreshed in a rented hall
+ * at 10 per kW of its 8.6 kW plant a month, 1,032 a year, paid as it goes:
+ * the year's cost and its running cash grow by 1,032 (it is no annuity),
+ * and 40% of it (the hours unused at 60%) is unused owned capacity. */
+static void test_colocation(void **state)
+{
+    (void)state;
+    tco_lifetime_year y[2][1];
+    for (int k = 0; k < 2; k++) {
+        scen s;
+        scen_make(&s);
+        ST(&s, TCO_P_OWNED_SHARE, 1);
+        SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 25000);
+        SP(&s, TCO_P_CAPEX_PER_SERVER, 100000);
+        SP(&s, TCO_P_FACILITY_CAPEX_PER_KW, 1000);
+        SP(&s, TCO_P_FACILITY_LIFE_YEARS, 10);
+        SP(&s, TCO_P_COLOCATION_PER_KW_MONTH, k ? 10 : 0);
+        scen_freeze(&s);
+        tco_lifetime_request q;
+        tco_lifetime_request_init(&q);
+        q.years = 1;
+        q.utilisation = 0.6;
+        life_of(&s, &q, y[k], 1);
+        scen_free(&s);
+    }
+    near(y[1][0].total - y[0][0].total, 1032, 1e-9);
+    near(y[1][0].fixed[TCO_CAT_POWER] - y[0][0].fixed[TCO_CAT_POWER], 1032, 1e-9);
+    near(y[1][0].running - y[0][0].running, 1032, 1e-9);
+    near(y[1][0].unused_owned - y[0][0].unused_owned, 0.4 * 1032, 1e-9);
+    near(y[1][0].capex, y[0][0].capex, 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +496,8 @@ int main(void)
         cmocka_unit_test(test_fabric_salvage),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_goodput_over_held_hours),
+        cmocka_unit_test(test_shared_services),
+        cmocka_unit_test(test_colocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

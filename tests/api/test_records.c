@@ -473,6 +473,22 @@ static void test_sacct_steps(void **state)
     assert_bad(r, 0, 1, "AllocTRES");
     assert_bad(r, 1, 5, "JobID = \"10.1\" is a job step");
     tco_records_free(r);
+
+    /* A JobID too long to be a tag: its line is refused, its steps skipped
+     * as any refused allocation's are (one refusal, not one a step). */
+    char id[TCO_TAG_MAX + 10], lines[2048];
+    memset(id, '7', sizeof id - 1);
+    id[sizeof id - 1] = '\0';
+    snprintf(lines, sizeof lines,
+             "%s|a|p|u|gpu|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=4\n"
+             "%s.batch|batch|p||gpu|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=4\n"
+             "%s.0|a|p||gpu|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=4\n",
+             id, id, id);
+    r = SACCT(lines);
+    assert_int_equal(tco_records_count(r), 0);
+    assert_int_equal(tco_records_bad_count(r), 1);
+    assert_bad(r, 0, 1, "is too long");
+    tco_records_free(r);
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
@@ -819,6 +835,10 @@ static void test_reader_arguments(void **state)
  * nothing leaked; then the read succeeds. */
 static void fail_each_allocation(reader_fn read, const char *text, uint32_t flags)
 {
+    tco_records *want = NULL;
+    assert_int_equal(read(&want, text, strlen(text), flags, NULL), TCO_OK);
+    size_t want_pairs;
+    const uint32_t *want_pair = tco_records_tag_pairs(want, &want_pairs);
     long k;
     for (k = 0;; k++) {
         tco_records *r = NULL;
@@ -827,8 +847,15 @@ static void fail_each_allocation(reader_fn read, const char *text, uint32_t flag
         alloc_fail_in = k;
         int rc = read(&r, text, strlen(text), flags, &err);
         alloc_fail_in = -1;
-        if (rc == TCO_OK) {
+        if (rc == TCO_OK) { /* no allocation failed: what a read without failures gives */
             assert_non_null(r);
+            size_t pairs;
+            const uint32_t *pair = tco_records_tag_pairs(r, &pairs);
+            assert_int_equal(tco_records_count(r), tco_records_count(want));
+            assert_int_equal(tco_records_bad_count(r), tco_records_bad_count(want));
+            assert_int_equal(tco_tags_count(tco_records_tags(r)), tco_tags_count(tco_records_tags(want)));
+            assert_int_equal(pairs, want_pairs);
+            assert_memory_equal(pair, want_pair, 2 * pairs * sizeof *pair);
             tco_records_free(r);
             assert_int_equal(alloc_live, before);
             break;
@@ -839,6 +866,7 @@ static void fail_each_allocation(reader_fn read, const char *text, uint32_t flag
         assert_int_equal(alloc_live, before);
     }
     assert_true(k >= 5); /* the set, the tags, records, pairs, texts: each was made to fail */
+    tco_records_free(want);
 }
 
 static void test_out_of_memory(void **state)
@@ -885,6 +913,213 @@ static void test_out_of_memory(void **state)
     alloc_fail_in = -1;
 }
 
+/* ---- corners ------------------------------------------------------------ */
+
+static void test_sacct_corners(void **state)
+{
+    (void)state;
+    const reader_fn s = tco_records_read_sacct;
+    /* A first line whose JobID has as many letters as "JobID" is a job,
+     * not a header; End = None reads as Unknown does: Start + ElapsedRaw;
+     * entries other than whole GPUs (gres/gpumem) are not counted. */
+    tco_records *r = SACCT("12345|j|a|u|p|RUNNING|2026-11-01T00:00:00|None|600|gres/gpumem=80G,gres/gpu=2\n");
+    assert_int_equal(tco_records_count(r), 1);
+    assert_string_equal(tag_of(r, 0, "job_id"), "12345");
+    assert_true(rec(r, 0)->end == rec(r, 0)->start + 600);
+    assert_true(rec(r, 0)->accelerators == 2);
+    assert_int_equal(rec(r, 0)->state, TCO_JOB_RUNNING);
+    tco_records_free(r);
+    /* "by" must be followed by who: "CANCELLED by" alone, or another word
+     * after the state, is no state */
+    refused_once(s, "2|j|a|u|p|CANCELLED by|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=1\n", 1,
+                 TCO_E_RANGE, "State", "State = \"CANCELLED by\" is not a Slurm job state");
+    refused_once(s, "2|j|a|u|p|CANCELLED at 1000|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=1\n", 1,
+                 TCO_E_RANGE, "State", "\"CANCELLED at 1000\"");
+    refused_once(s, "2|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|=4\n", 1, TCO_E_TYPE,
+                 "AllocTRES", "entry \"=4\" is not name=count");
+    /* still running at 9999-12-31T23:00:00 for two hours: past 9999 */
+    refused_once(s, "2|j|a|u|p|RUNNING|9999-12-31T23:00:00|Unknown|7200|gres/gpu=1\n", 1, TCO_E_RANGE,
+                 "ElapsedRaw", "ElapsedRaw = 7200 runs past 9999");
+    /* A header of too few fields, or too many. */
+    tco_error err = TCO_ERROR_INIT;
+    const char *few = "JobID|JobName\n";
+    r = NULL;
+    assert_int_equal(tco_records_read_sacct(&r, few, strlen(few), 0, &err), TCO_E_TYPE);
+    assert_string_equal(err.param_name, "Account");
+    assert_non_null(strstr(err.message, "line 1: the header names \"\" as field 3 where Account belongs"));
+    const char *many = "jobid|jobname|account|user|partition|state|start|end|elapsedraw|alloctres|comment\n";
+    assert_int_equal(tco_records_read_sacct(&r, many, strlen(many), 0, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "line 1: the header names 11 fields, 10 expected"));
+    assert_null(r);
+}
+
+static void test_csv_corners(void **state)
+{
+    (void)state;
+    const reader_fn c = tco_records_read_csv;
+    /* The text may end without a newline: after a comma (an empty last
+     * field), after a closing quote, after a quote and a CR, or after an
+     * unquoted field and a CR (which is the line's end, not the field's). */
+    const char *ends[] = { "start,end,accelerators,tag.a\n0,0,1,", "start,end,accelerators,tag.a\n0,0,1,\"x\"",
+                           "start,end,accelerators,tag.a\n0,0,1,\"x\"\r", "start,end,accelerators,tag.a\n0,0,1,x\r" };
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        tco_records *r = CSV(ends[i]);
+        assert_int_equal(tco_records_count(r), 1);
+        assert_int_equal(tco_records_bad_count(r), 0);
+        assert_true(rec(r, 0)->accelerators == 1);
+        if (i == 0)
+            assert_null(tag_of(r, 0, "a"));
+        else
+            assert_string_equal(tag_of(r, 0, "a"), "x");
+        tco_records_free(r);
+    }
+    /* A CR not before the line's end belongs to the field. */
+    refused_once(c, "start,end,accelerators\n0\r,0,1\n", 2, TCO_E_TYPE, "start", "start = \"0\\x0d\" is not a time");
+    refused_once(c, "start,end,accelerators\n0,0,\"1\"\rx\n", 2, TCO_E_TYPE, "", "text after a closing quote");
+    refused_once(c, "start,end,accelerators\n0,0,1\n\r", 3, TCO_E_TYPE, "", "the row has 1 fields, the header 3");
+    /* Text after a closing quote stays that problem, quotes or not; of
+     * two problems in a row, the first field's is told. */
+    refused_once(c, "start,end,accelerators\n0,0,\"1\"x\"y\n", 2, TCO_E_TYPE, "",
+                 "text after a closing quote (field 3)");
+    refused_once(c, "start,end,accelerators\n0\"0,\"0\"x,1\n", 2, TCO_E_TYPE, "", "double the quote) (field 1)");
+    /* TCO_TAG_MAX + 2 quotes, doubled: past the field's slot, still told
+     * too long */
+    char text[1024], value[2 * TCO_TAG_MAX + 5];
+    memset(value, '"', 2 * TCO_TAG_MAX + 4);
+    value[2 * TCO_TAG_MAX + 4] = '\0';
+    snprintf(text, sizeof text, "start,end,accelerators,tag.q\n1,2,3,\"%s\"\n", value);
+    refused_once(c, text, 2, TCO_E_RANGE, "tag.q", "is too long");
+    /* Column names that are not plain ASCII, or longer than a message
+     * shows, are shown escaped and cut. */
+    const struct {
+        const char *text, *name;
+    } heads[] = {
+        { "start,end,accelerators,a\\b\n", "\"a\\\\b\"" },
+        { "start,end,accelerators,a\x7f\n", "\"a\\x7f\"" },
+        { "start,end,accelerators,caf\xc3\xa9\n", "\"caf\\xc3\\xa9\"" },
+        { "start,end,accelerators,abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\n",
+          "\"abcdefghijklmnopqrstuvwxyzabcdefghijklmn...\"" },
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        tco_records *r = NULL;
+        tco_error err = TCO_ERROR_INIT;
+        assert_int_equal(tco_records_read_csv(&r, heads[i].text, strlen(heads[i].text), 0, &err), TCO_E_UNKNOWN_PARAM);
+        if (strcmp(err.param_name, heads[i].name))
+            print_error("named %s, want %s\n", err.param_name, heads[i].name);
+        assert_string_equal(err.param_name, heads[i].name);
+    }
+    /* Numbers and times: a negative too small for the fast path (strtod
+     * reads it, sign and all) is still negative; a year 0000 is before
+     * 1970; digits after an exponent must end the field; a fraction needs
+     * its zone and at most 9 digits. */
+    const char *head = "start,end,accelerators,storage_hot_gb_hours\n";
+    snprintf(text, sizeof text, "%s0,0,1,-1e-30\n", head);
+    refused_once(c, text, 2, TCO_E_RANGE, "storage_hot_gb_hours", "\"-1e-30\" is negative");
+    snprintf(text, sizeof text, "%s0,0,1,1e5x\n", head);
+    refused_once(c, text, 2, TCO_E_TYPE, "storage_hot_gb_hours", "\"1e5x\" is not a number");
+    snprintf(text, sizeof text, "%s0,0,1,1e+x\n", head);
+    refused_once(c, text, 2, TCO_E_TYPE, "storage_hot_gb_hours", "\"1e+x\" is not a number");
+    snprintf(text, sizeof text, "%s2026-11-01T00:00:00~01:00,0,1,0\n", head);
+    refused_once(c, text, 2, TCO_E_TYPE, "start", "is not a time");
+    snprintf(text, sizeof text, "%s0000-01-01T00:00:00Z,0,1,0\n", head);
+    refused_once(c, text, 2, TCO_E_RANGE, "start", "outside 1970 to 9999");
+    snprintf(text, sizeof text, "%s2026-11-01T00:00:00.5,0,1,0\n", head);
+    refused_once(c, text, 2, TCO_E_TYPE, "start", "is not a time");
+    snprintf(text, sizeof text, "%s2026-11-01T00:00:00.1234567890Z,0,1,0\n", head);
+    refused_once(c, text, 2, TCO_E_TYPE, "start", "is not a time");
+    snprintf(text, sizeof text, "%s2026-11-01T00:00:00.123456789Z,2026-11-01T00:00:01Z,1,0\n", head);
+    tco_records *r = CSV(text);
+    assert_true(rec(r, 0)->start == 1793491200.123456789);
+    /* The accessors' optional outputs. */
+    size_t pairs;
+    assert_null(tco_records_tag_pairs(r, NULL));
+    assert_null(tco_records_tag_pairs(r, &pairs));
+    assert_int_equal(pairs, 0);
+    tco_records_free(r);
+    r = CSV("start,end,accelerators\n0,0,x\n");
+    assert_int_equal(tco_records_bad_at(r, 0, NULL, NULL, NULL), TCO_OK);
+    tco_records_free(r);
+    tco_tags *t;
+    uint32_t id;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_tags_new(&t, NULL), TCO_OK);
+    assert_int_equal(tco_tags_find(NULL, "a", 1, &id, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "tags must not be NULL");
+    assert_int_equal(tco_tags_find(t, "a", 1, NULL, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "id must not be NULL");
+    assert_int_equal(tco_tags_intern(t, NULL, 1, &id, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "text must not be NULL");
+    tco_tags_free(t);
+}
+
+/* A reader reads len bytes and not one more, whatever follows them: a
+ * closing quote, a CR, a zone letter or a line's rest past len are not
+ * read. */
+static void test_len_bytes_no_more(void **state)
+{
+    (void)state;
+    const char *text[] = {
+        "start,end,accelerators,tag.a\n0,0,1,\"x\"\"",    /* past len: a second quote, as if doubled */
+        "start,end,accelerators\n0,0,1\n\r\n",            /* past len: the LF that would make a blank line */
+        "accelerators,end,start\n1,0,2026-11-01T00:00:00Z", /* past len: the zone */
+    };
+    tco_records *r = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_records_read_csv(&r, text[0], strlen(text[0]) - 1, TCO_READ_STRICT, &err), TCO_OK);
+    assert_int_equal(tco_records_count(r), 1);
+    assert_string_equal(tag_of(r, 0, "a"), "x");
+    tco_records_free(r);
+    r = NULL;
+    assert_int_equal(tco_records_read_csv(&r, text[1], strlen(text[1]) - 1, 0, &err), TCO_OK);
+    assert_int_equal(tco_records_count(r), 1);
+    assert_int_equal(tco_records_bad_count(r), 1);
+    assert_bad(r, 0, 3, "the row has 1 fields, the header 3");
+    tco_records_free(r);
+    r = NULL;
+    assert_int_equal(tco_records_read_csv(&r, text[2], strlen(text[2]) - 1, TCO_READ_STRICT, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "line 2: start = \"2026-11-01T00:00:00\" is not a time"));
+    /* the last line of a sacct text, after others, without its newline */
+    const char *sacct = "1|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=1\n"
+                        "2|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=2,x";
+    assert_int_equal(tco_records_read_sacct(&r, sacct, strlen(sacct) - 2, TCO_READ_STRICT, &err), TCO_OK);
+    assert_int_equal(tco_records_count(r), 2);
+    assert_true(rec(r, 1)->accelerators == 2);
+    tco_records_free(r);
+    /* a CR inside a row that starts with it is no blank line */
+    refused_once(tco_records_read_csv, "start,end,accelerators\n0,0,1\n\rx\n", 3, TCO_E_TYPE, "",
+                 "the row has 1 fields, the header 3");
+    /* the column a header's quoting problem is in */
+    const char *head = "start,end,accel\"erators\n";
+    assert_int_equal(tco_records_read_csv(&r, head, strlen(head), 0, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "(column 3)"));
+}
+
+/* The bounds of what the readers accept, each exactly: a tag key of
+ * TCO_TAG_MAX bytes, 10^7 GPUs (accelerators' maximum), gres/gpu=0 as
+ * the count even beside typed counts; a number too small for a double is
+ * +0, not -0. */
+static void test_reader_bounds(void **state)
+{
+    (void)state;
+    char key[TCO_TAG_MAX + 1], text[1024];
+    memset(key, 'k', TCO_TAG_MAX);
+    key[TCO_TAG_MAX] = '\0';
+    snprintf(text, sizeof text, "start,end,accelerators,tag.%s\n0,0,1,v\n", key);
+    tco_records *r = CSV(text);
+    assert_string_equal(tag_of(r, 0, key), "v");
+    tco_records_free(r);
+    r = SACCT("1|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=10000000\n"
+              "2|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=0,gres/gpu:a100=2\n");
+    assert_int_equal(tco_records_count(r), 2);
+    assert_true(rec(r, 0)->accelerators == 1e7);
+    assert_true(rec(r, 1)->accelerators == 0);
+    tco_records_free(r);
+    r = CSV("start,end,accelerators,storage_hot_gb_hours\n0,0,1,1e-330\n");
+    assert_true(rec(r, 0)->storage_gb_hours[TCO_TIER_HOT] == 0);
+    assert_false(signbit(rec(r, 0)->storage_gb_hours[TCO_TIER_HOT]));
+    tco_records_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -906,6 +1141,10 @@ int main(void)
         cmocka_unit_test(test_csv_times),
         cmocka_unit_test(test_reader_arguments),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_sacct_corners),
+        cmocka_unit_test(test_csv_corners),
+        cmocka_unit_test(test_len_bytes_no_more),
+        cmocka_unit_test(test_reader_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

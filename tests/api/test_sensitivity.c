@@ -653,6 +653,23 @@ static void test_full_share(void **state)
     scen_free(&s);
 }
 
+/* A swing that lands exactly on a bound is not clipped: owned_share 0.5
+ * swung by 100% goes to 0 and to 1, its minimum and maximum, no further. */
+static void test_swing_onto_bound_not_clipped(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_OWNED_SHARE, 0.5);
+    static tco_swing rows[ROWS];
+    size_t n = tornado(&s, 1, rows);
+    const tco_swing *r = row_of(rows, n, TCO_P_OWNED_SHARE);
+    assert_int_equal(r->status, TCO_OK);
+    assert_true(r->low_value == 0 && r->high_value == 1);
+    assert_int_equal(r->clipped, 0);
+    scen_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -661,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_no_effect_ranks_last),
         cmocka_unit_test(test_zero_does_not_swing),
         cmocka_unit_test(test_swing_clipped_at_bound),
+        cmocka_unit_test(test_swing_onto_bound_not_clipped),
         cmocka_unit_test(test_int_swings_round),
         cmocka_unit_test(test_refused_swing_has_status),
         cmocka_unit_test(test_ranking_sorted_and_stable),

@@ -410,6 +410,7 @@ static void chinchilla_proportional_to_flops(void **state)
     assert_rel(o.train_flops, GOPHER_FLOPS, 1e-6); /* the whole budget is spent */
     assert_int_equal(o.limit, TCO_OPTIMUM_INTERIOR);
     assert_true(e.total == o.total);
+    assert_true(e.scenario_fingerprint == 0); /* its workload is not the one given: no fingerprint */
     assert_rel(e.train_flops, o.train_flops, 1e-15);
     /* the approach-3 fit puts Chinchilla itself off its optimum: its loss
      * is higher at the same FLOPs */

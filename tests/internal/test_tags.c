@@ -311,6 +311,40 @@ static void test_show(void **state)
     assert_string_equal(buf, "\"\"");
 }
 
+/* Texts of TCO_TAG_MAX bytes past what blocks up to the largest (1 MiB)
+ * hold, 4 KiB doubling to it (about 2 MiB): every text is still where it
+ * was first written, and found. */
+static void test_blocks_up_to_their_largest(void **state)
+{
+    (void)state;
+    enum { N = 12000 }; /* 12,000 x 257 bytes: 3 MiB */
+    static const char *at[N];
+    tco_tags *t;
+    assert_int_equal(tco_tags_new(&t, NULL), TCO_OK);
+    assert_int_equal(tco__tags_slots(NULL), 0);
+    char buf[TCO_TAG_MAX + 1];
+    uint32_t id;
+    for (uint32_t i = 0; i < N; i++) {
+        memset(buf, 'a' + (char)(i % 26), TCO_TAG_MAX);
+        snprintf(buf, sizeof buf, "%u", i);
+        buf[strlen(buf)] = '-';
+        assert_int_equal(tco_tags_intern(t, buf, TCO_TAG_MAX, &id, NULL), TCO_OK);
+        assert_int_equal(id, i);
+        at[i] = tco_tags_text(t, id);
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        memset(buf, 'a' + (char)(i % 26), TCO_TAG_MAX);
+        snprintf(buf, sizeof buf, "%u", i);
+        buf[strlen(buf)] = '-';
+        assert_int_equal(tco_tags_find(t, buf, TCO_TAG_MAX, &id, NULL), TCO_OK);
+        assert_int_equal(id, i);
+        assert_ptr_equal(tco_tags_text(t, id), at[i]);
+        assert_memory_equal(at[i], buf, TCO_TAG_MAX);
+        assert_int_equal(at[i][TCO_TAG_MAX], '\0');
+    }
+    tco_tags_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_show),
         cmocka_unit_test(test_numbers_too_long_to_copy),
         cmocka_unit_test(test_times_malformed),
+        cmocka_unit_test(test_blocks_up_to_their_largest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
