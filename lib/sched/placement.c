@@ -510,9 +510,7 @@ static inline int frozen_handles(const tco_pools *s, const tco_topology *t, cons
         return tco__fail(err, TCO_E_NOT_FROZEN, "the pools must be frozen before pricing placements");
     if (!t->o.frozen)
         return tco__fail(err, TCO_E_NOT_FROZEN, "the topology must be frozen before pricing placements");
-    if (!p->o.frozen)
-        return tco__fail(err, TCO_E_NOT_FROZEN, "the pricing must be frozen before pricing placements");
-    return TCO_OK;
+    return tco__fail(err, TCO_E_NOT_FROZEN, "the pricing must be frozen before pricing placements"); /* the one left */
 }
 
 int tco_placement_price(tco_price *out, const tco_pools *pools, const tco_topology *t, const tco_pricing *p,
@@ -699,8 +697,9 @@ static void price_range(const batch_run *r, size_t from, size_t to)
         price_parts(r, from, to, n); \
         break
         MAX_PARTS(1); MAX_PARTS(2); MAX_PARTS(3); MAX_PARTS(4); MAX_PARTS(5); MAX_PARTS(6); MAX_PARTS(7);
-        MAX_PARTS(8);
 #undef MAX_PARTS
+    default: /* TCO_PLACEMENT_MAX_PARTS: batch_args allows no more */
+        price_parts(r, from, to, TCO_PLACEMENT_MAX_PARTS);
     }
 }
 
