@@ -1693,6 +1693,93 @@ static void test_no_allocation(void **state)
     tco_pricing_free(p);
 }
 
+/* The pools' edges. A size no header gives (above OUTPUT_MAX_SIZE: garbage)
+ * is refused as one below version 1's is. Pools listed out of order sort
+ * by (rack, zone): (7, 0) of pool 2, (7, 1) of pool 0, (9, 2) of pool 1;
+ * the two entries of rack 7 meet, and the conflict found is pool 0's zone
+ * 1 against pool 2's zone 0 (a sort that left rack 9 between them would
+ * find none).
+ * A freeze with no memory for its check fails and leaves the pools as
+ * they were: unfrozen (a pool can still be added), then frozen by the next
+ * freeze. */
+static void test_pools_edges(void **state)
+{
+    (void)state;
+    tco_pools *s;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_pools_new(&s, NULL), TCO_OK);
+    tco_pool p = pool_of(0, 8, 8, 0, 0, 0, 1, 0);
+    p.size = (size_t)OUTPUT_MAX_SIZE + sizeof(double);
+    assert_int_equal(tco_pools_add(s, &p, NULL, &err), TCO_E_SIZE);
+    msg_has(&err, "tco_pool.size");
+    assert_int_equal(tco_pools_count(s), 0);
+    tco_pool mixed[] = { pool_of(0, 8, 8, 7, 1, 0, 1, 0), pool_of(0, 8, 8, 9, 2, 0, 1, 0),
+                         pool_of(0, 8, 8, 7, 0, 0, 1, 0) };
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(tco_pools_add(s, &mixed[i], NULL, NULL), TCO_OK);
+    assert_int_equal(tco_pools_freeze(s, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "pool.rack");
+    msg_has(&err, "pool 0 puts rack 7 in zone 1, but pool 2 puts it in zone 0");
+    tco_pools_free(s);
+
+    if (!alloc_counting())
+        return;
+    assert_int_equal(tco_pools_new(&s, NULL), TCO_OK);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(tco_pools_add(s, &mixed[i], NULL, NULL), TCO_OK);
+    alloc_fail_in = 0;
+    assert_int_equal(tco_pools_freeze(s, &err), TCO_E_NOMEM);
+    alloc_fail_in = -1;
+    msg_has(&err, "no memory to check 2 pools");
+    assert_int_equal(tco_pools_add(s, &mixed[0], NULL, &err), TCO_OK); /* not frozen */
+    assert_int_equal(tco_pools_freeze(s, &err), TCO_OK);
+    assert_int_equal(tco_pools_add(s, &mixed[0], NULL, &err), TCO_E_FROZEN);
+    tco_pools_free(s);
+}
+
+/* Pricing on frozen pools without a pool: no id is a pool, and the message
+ * says the pools are empty; a rejected call writes nothing. The batch marks
+ * the placement TCO_E_INDEX, with NaN for its figures. */
+static void test_empty_pools(void **state)
+{
+    (void)state;
+    tco_pools *s;
+    assert_int_equal(tco_pools_new(&s, NULL), TCO_OK);
+    assert_int_equal(tco_pools_freeze(s, NULL), TCO_OK);
+    tco_topology *t;
+    assert_int_equal(tco_topology_new(&t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(t, NULL), TCO_OK);
+    tco_pricing *p = egress_pricing();
+    tco_job job = job_of(8, 0, 10, 0, 0, 0, 0);
+    int32_t a[] = { 0, 8 };
+    tco_placement pl = placement_of(1, a, 0);
+    tco_price r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    r.cost = -1;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_placement_price(&r, s, t, p, &job, &pl, &err), TCO_E_INDEX);
+    assert_string_equal(err.param_name, "placement.pool[0]");
+    msg_has(&err, "placement.pool[0] = 0 is not a pool: the pools are empty");
+    assert_true(r.cost == -1);
+    int32_t jx = 0, pool = 0, acc = 8, status = 99;
+    double cost = 0, hours = 0;
+    tco_placement_batch b;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    b.count = 1;
+    b.max_parts = 1;
+    b.job = &jx;
+    b.pool = &pool;
+    b.accelerators = &acc;
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, t, p, &job, 1, &b, NULL), TCO_OK);
+    assert_int_equal(status, TCO_E_INDEX);
+    assert_true(isnan(cost) && isnan(hours));
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1715,6 +1802,8 @@ int main(void)
         cmocka_unit_test(test_daly_at_two_mtbf),
         cmocka_unit_test(test_batch_stride_rule),
         cmocka_unit_test(test_errors_above),
+        cmocka_unit_test(test_pools_edges),
+        cmocka_unit_test(test_empty_pools),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
