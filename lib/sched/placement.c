@@ -229,7 +229,7 @@ HOT void blank(lanes *L, int c)
     } while (0)
 
 /* Which check of a placement failed, in the order the message names them:
- * off the hot path, only called once prepare's combined check has failed.
+ * off the hot path, only called once gather's combined check has failed.
  * Returns the status, with *y saying why. */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
