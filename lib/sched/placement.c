@@ -68,6 +68,7 @@ static int job_fault(why *y, const tco_job *job, const consts *k, size_t limit)
         return y->field = F_JOB_TRAFFIC, out_of(X);
     return y->field = F_JOB_DELAY, out_of(W);
 }
+
 /* The hot path's pieces are inlined into both entry points where the code
  * is optimised; unoptimised (a debug or coverage build), each is one body,
  * whose branches count once. */
@@ -139,7 +140,6 @@ HOT void vstore(double *p, vd v)
     memcpy(p, &v, sizeof v);
 }
 
-
 /* e^v - 1 for 0 <= v <= 0.5: the series to v^14 / 14!, whose remainder is
  * below 5e-17 of the sum, evaluated in Estrin's scheme (short chains of
  * dependent operations). */
@@ -152,6 +152,7 @@ HOT vd expm1_small(vd v)
     vd r0 = q0 + q1 * v2, r1 = q2 + q3 * v2, r2 = q4 + q5 * v2 + v4 * (1.0 / 87178291200);
     return v + v2 * (r0 + r1 * v4 + r2 * v8);
 }
+
 /* 1/k as division gives it, from a table for the spans most placements
  * have (a division is the slowest operation of the hot path). */
 #define INV4(k) 1.0 / (k), 1.0 / ((k) + 1), 1.0 / ((k) + 2), 1.0 / ((k) + 3)
@@ -394,9 +395,10 @@ HOT int gather(lanes *restrict L, int c, why *y, const pool_hot *restrict hot, i
     return TCO_OK;
 }
 
-/* e^v - minus in the lanes whose v is beyond the series, v > 0.5
- * (rare: a long run without checkpoints, a restart as long as the MTBF):
- * libm's, one lane at a time; the other lanes keep e. */
+/* e^v - minus in the lanes whose v is beyond the series, v > 0.5: libm's,
+ * one lane at a time; the other lanes keep e. Rare: Daly's v passes 0.5
+ * with a checkpoint pause near an eighth of the MTBF, or a run without
+ * checkpoints past half of it; r with a restart past half of it. */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
@@ -412,11 +414,8 @@ static vd exp_lanes(vd e, vd v, double minus)
 }
 
 /* e^r in the lanes where r > 1/64, beyond the short series er holds: the
- * longer series to 0.5, libm's exp past it. Off the common path: a
- * restart is short against the time between interruptions. */
-#if defined(__GNUC__)
-__attribute__((noinline, cold))
-#endif
+ * longer series to 0.5, libm's exp past it. Taken where a restart is more
+ * than a 64th of the MTBF (spot pools that reclaim often, say). */
 static vd exp_beyond(vd er, vd r)
 {
     return exp_lanes(vsel((vm)(r <= 1.0 / 64), er, 1.0 + expm1_small(r)), r, 0);
