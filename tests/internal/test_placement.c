@@ -1780,6 +1780,39 @@ static void test_empty_pools(void **state)
     tco_pricing_free(p);
 }
 
+/* The edges of the table of 1/k for spans given: 63 is its last entry, 64
+ * the first span divided. 128 accelerators of one pool at 2 per hour for
+ * 10 h, comm_share 1, racks given, zones and regions counted (1 each):
+ * slowdown = 128 x 2 x 10 x 0.05 x (1 - 1/R) = 128 (1 - 1/R), so
+ *   R = 63: 128 x 62/63 = 125.968253968253968...
+ *   R = 64: 128 x 63/64 = 126
+ *   R = 65: 128 x 64/65 = 126.030769230769230... */
+static void test_span_table_edges(void **state)
+{
+    (void)state;
+    tco_pool list[] = { pool_of(TCO_CLASS_ON_DEMAND, 8, 128, 0, 0, 0, 2, 0) };
+    tco_pools *s = pools_from(list, 1);
+    tco_topology *t = quiet_topology();
+    tco_pricing *p = egress_pricing();
+    tco_job job = job_of(128, 0, 10, 1, 0, 0, 0);
+    int32_t a[] = { 0, 128 };
+    tco_placement pl = placement_of(1, a, 0);
+    const struct {
+        int32_t racks;
+        double slowdown;
+    } edge[] = { { 63, 125.968253968253968 }, { 64, 126 }, { 65, 126.030769230769231 } };
+    for (int i = 0; i < 3; i++) {
+        pl.racks = edge[i].racks;
+        tco_price r = price_ok(s, t, p, &job, &pl);
+        check_price(&r, 0);
+        assert_rel(r.compute, 2560, 1e-15);
+        assert_rel(r.slowdown, edge[i].slowdown, 1e-15);
+    }
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1804,6 +1837,7 @@ int main(void)
         cmocka_unit_test(test_errors_above),
         cmocka_unit_test(test_pools_edges),
         cmocka_unit_test(test_empty_pools),
+        cmocka_unit_test(test_span_table_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
