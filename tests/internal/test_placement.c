@@ -690,7 +690,14 @@ static void test_errors(void **state)
     tco_pricing *p = egress_pricing();
     const tco_job good = job_of(16, 0, 10, 0.5, 1e9, 1, 1);
     int32_t two[] = { 0, 8, 1, 8 };
-    const tco_placement base = placement_of(2, two, 1);
+    /* junk past the parts (pool 4, 5 accelerators), which nothing may
+     * read: every message below counts the two parts alone */
+    tco_placement junk = placement_of(2, two, 1);
+    for (int k = 2; k < TCO_PLACEMENT_MAX_PARTS; k++) {
+        junk.pool[k] = 4;
+        junk.accelerators[k] = 5;
+    }
+    const tco_placement base = junk;
     tco_price before;
     memset(&before, 0x5a, sizeof before);
     before.size = sizeof before;
