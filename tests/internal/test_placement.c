@@ -1820,6 +1820,45 @@ static void test_span_table_edges(void **state)
     tco_pricing_free(p);
 }
 
+/* The series' upper edges, where they must still hold to the last bit or
+ * so (their remainders are below 5e-17 and 1e-19 of the sums). One
+ * accelerator on a node of one, both failing once in 2 h: lambda = 1 per
+ * hour, M = 1 h. No checkpoint, half an hour of work: one segment, T / M =
+ * 0.5, the edge of e^v - 1's series. Daly's wall time for one segment is
+ * M e^(R/M) (e^(T/M) - 1) (doc/model.md, 5):
+ *   R = 0: e^0.5 - 1 = 0.648721270700128146848650787814 h
+ *   R = 0.9375 min = 1/64 h, the edge of e^r's short series (0.9375 x
+ *   1/60 is 1/64 to the bit): e^(1/64) (e^0.5 - 1) = 1.01574770858668574746
+ *   x 0.64872127070012814685 = 0.658937144225098244060759810066 h */
+static void test_series_edges(void **state)
+{
+    (void)state;
+    tco_pool list[] = { pool_of(TCO_CLASS_ON_DEMAND, 1, 1, 0, 0, 0, 2, 0) };
+    tco_pools *s = pools_from(list, 1);
+    tco_pricing *p = egress_pricing();
+    tco_job job = job_of(1, 0, 0.5, 0, 0, 0, 0);
+    int32_t a[] = { 0, 1 };
+    tco_placement pl = placement_of(1, a, 0);
+    const struct {
+        double restart_minutes, wall;
+    } edge[] = { { 0, 0.648721270700128146848650787814 }, { 0.9375, 0.658937144225098244060759810066 } };
+    for (int i = 0; i < 2; i++) {
+        tco_topology *t;
+        assert_int_equal(tco_topology_new(&t, NULL), TCO_OK);
+        assert_int_equal(tco_topology_set(t, TCO_P_ACCELERATOR_MTBF_HOURS, 2, NULL), TCO_OK);
+        assert_int_equal(tco_topology_set(t, TCO_P_NODE_MTBF_HOURS, 2, NULL), TCO_OK);
+        assert_int_equal(tco_topology_set(t, TCO_P_RESTART_MINUTES, edge[i].restart_minutes, NULL), TCO_OK);
+        assert_int_equal(tco_topology_freeze(t, NULL), TCO_OK);
+        tco_price r = price_ok(s, t, p, &job, &pl);
+        check_price(&r, 0);
+        assert_rel(r.run_hours, edge[i].wall, 3e-16); /* about an ulp */
+        assert_rel(r.interruptions, 2 * (edge[i].wall - 0.5), 1e-15);
+        tco_topology_free(t);
+    }
+    tco_pools_free(s);
+    tco_pricing_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1845,6 +1884,7 @@ int main(void)
         cmocka_unit_test(test_pools_edges),
         cmocka_unit_test(test_empty_pools),
         cmocka_unit_test(test_span_table_edges),
+        cmocka_unit_test(test_series_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
