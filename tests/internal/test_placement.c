@@ -848,6 +848,21 @@ static void test_price_sizes(void **state)
                         sizeof want - sizeof(size_t));
     for (int i = 0; i < 3; i++)
         assert_true(big.later[i] == 0);
+    /* the largest size allowed, OUTPUT_MAX_SIZE, is filled the same way;
+     * a word more is refused */
+    static union {
+        tco_price p;
+        char bytes[OUTPUT_MAX_SIZE + sizeof(double)];
+    } most;
+    memset(&most, 0xff, sizeof most);
+    most.p.size = OUTPUT_MAX_SIZE;
+    assert_int_equal(tco_placement_price(&most.p, s, t, p, &job, &pl, NULL), TCO_OK);
+    assert_true(most.p.cost == want.cost);
+    assert_true(most.bytes[OUTPUT_MAX_SIZE - 1] == 0 && most.bytes[OUTPUT_MAX_SIZE] == (char)0xff);
+    most.p.size = OUTPUT_MAX_SIZE + sizeof(double);
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_placement_price(&most.p, s, t, p, &job, &pl, &err), TCO_E_SIZE);
+    msg_has(&err, "tco_price.size");
     tco_pools_free(s);
     tco_topology_free(t);
     tco_pricing_free(p);
@@ -1702,10 +1717,10 @@ static void test_no_allocation(void **state)
 
 /* The pools' edges. A size no header gives (above OUTPUT_MAX_SIZE: garbage)
  * is refused as one below version 1's is. Pools listed out of order sort
- * by (rack, zone): (7, 0) of pool 2, (7, 1) of pool 0, (9, 2) of pool 1;
- * the two entries of rack 7 meet, and the conflict found is pool 0's zone
- * 1 against pool 2's zone 0 (a sort that left rack 9 between them would
- * find none).
+ * by (rack, zone, pool): (7, 0) of pools 2 and 3, (7, 1) of pool 0, (9, 2)
+ * of pool 1; the entries of rack 7 meet, and the conflict found is pool
+ * 0's zone 1 against the last of rack 7 in zone 0, pool 3 (a sort that
+ * left rack 9 between them would find none).
  * A freeze with no memory for its check fails and leaves the pools as
  * they were: unfrozen (a pool can still be added), then frozen by the next
  * freeze. */
@@ -1721,12 +1736,12 @@ static void test_pools_edges(void **state)
     msg_has(&err, "tco_pool.size");
     assert_int_equal(tco_pools_count(s), 0);
     tco_pool mixed[] = { pool_of(0, 8, 8, 7, 1, 0, 1, 0), pool_of(0, 8, 8, 9, 2, 0, 1, 0),
-                         pool_of(0, 8, 8, 7, 0, 0, 1, 0) };
-    for (int i = 0; i < 3; i++)
+                         pool_of(0, 8, 8, 7, 0, 0, 1, 0), pool_of(0, 8, 8, 7, 0, 0, 1, 0) };
+    for (int i = 0; i < 4; i++)
         assert_int_equal(tco_pools_add(s, &mixed[i], NULL, NULL), TCO_OK);
     assert_int_equal(tco_pools_freeze(s, &err), TCO_E_INCONSISTENT);
     assert_string_equal(err.param_name, "pool.rack");
-    msg_has(&err, "pool 0 puts rack 7 in zone 1, but pool 2 puts it in zone 0");
+    msg_has(&err, "pool 0 puts rack 7 in zone 1, but pool 3 puts it in zone 0");
     tco_pools_free(s);
 
     if (!alloc_counting())
