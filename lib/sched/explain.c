@@ -113,7 +113,9 @@ int tco__placement_explain(tco_error *err, int rc, const why *y, const tco_pools
         if (given[x] < 0)
             return tco__fail_named(err, rc, field, "%s = %d is out of range: allowed 0 (counted from the pools) or more",
                                    field, (int)given[x]);
-        if (given[x] && given[x] < count[x])
+        /* given[x] is not 0: a span counted from the pools is theirs, and
+         * they nest, so only one given can be wrong */
+        if (given[x] < count[x])
             return tco__fail_named(err, rc, field, "%s = %d is fewer than the %d distinct %s of its pools", field,
                                    (int)given[x], (int)count[x], names[x]);
         if (x == 0)
@@ -124,7 +126,7 @@ int tco__placement_explain(tco_error *err, int rc, const why *y, const tco_pools
     }
     case F_START:
         return fail_number(err, rc, "placement.start_hours", pl->start_hours, 0, MAX_HOURS, " h");
-    case F_NEVER: {
+    default: { /* F_NEVER, the one field left */
         double nodes = 0, spot = 0;
         for (int32_t i = 0; i < pl->parts; i++) {
             const pool_hot *h = &s->hot[pl->pool[i]];
@@ -137,8 +139,6 @@ int tco__placement_explain(tco_error *err, int rc, const why *y, const tco_pools
                                "the job never finishes on this placement: it is interrupted every %g h on average, against %g h to checkpoint and %g h to restart",
                                mtbf, job->checkpoint_bytes / k.write_bytes_per_hour, k.restart);
     }
-    default:
-        return tco__fail_named(err, rc, "placement", "the placement cannot be priced");
     }
 }
 

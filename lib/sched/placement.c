@@ -2,16 +2,17 @@
  * candidate placement (doc/model.md, "5 Placement pricing"; how to call it:
  * doc/scheduling.md).
  *
- * Every figure comes out of three static inline functions: job_check (the
- * job's fields), prepare (the placement's parts, spans and every figure
- * but the interruptions) and finish (Daly's expected wall time and what
- * follows from it). tco_placement_price calls the three in turn through
- * price_one; tco_placement_price_batch calls the same three, checking a job
- * once for consecutive placements of it, with the loop over parts unrolled
- * for the batch's max_parts, and running finish over chunks of placements
- * so that the processor overlaps their exponentials; the threaded batch
- * runs the same loop over a share of the placements on each thread. The
- * same code on the same inputs: the forms agree to the last bit (tested).
+ * Placements are priced a chunk at a time, in lanes (struct of arrays):
+ * job_check checks a job, gather checks a placement and writes what it
+ * reads from the job, the pools and the placement into its lane, and
+ * price_lanes works out every figure of the chunk, two lanes to an SSE2
+ * register, without a branch but for the rare exponential past its
+ * series. tco_placement_price is a chunk of one; tco_placement_price_batch
+ * checks a job once for consecutive placements of it and unrolls the loop
+ * over parts for the batch's max_parts (one body, specialised for each
+ * constant); the threaded batch runs the same loop over a share of the
+ * placements on each thread. The same operations on the same inputs, lane
+ * by lane: the forms agree to the last bit (tested).
  *
  * Nothing here allocates, takes a lock, calls into libm on the common path
  * or keeps state: any number of threads may price on shared frozen
@@ -68,37 +69,88 @@ static int job_fault(why *y, const tco_job *job, const consts *k, size_t limit)
     return y->field = F_JOB_DELAY, out_of(W);
 }
 
-/* The hot path's pieces are inlined into both entry points. */
-#if defined(__GNUC__)
+/* The hot path's pieces are inlined into both entry points where the code
+ * is optimised; unoptimised (a debug or coverage build), each is one body,
+ * whose branches count once. */
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
 #define HOT static inline __attribute__((always_inline))
 #else
 #define HOT static inline
 #endif
 
+/* Lanes: the kernel's arithmetic on LANES placements at once, in SSE2's
+ * two-double registers where there are some, else on one double. The same
+ * IEEE operations lane by lane, so the same bits either way. vm is a
+ * comparison's mask (all ones or zero a lane; 1 or 0 in one lane). */
+#if defined(__GNUC__) && defined(__SSE2__)
+#define LANES 2
+typedef double vd __attribute__((vector_size(16)));
+typedef long long vm __attribute__((vector_size(16)));
+HOT vd vsel(vm m, vd a, vd b) /* m ? a : b, lane by lane */
+{
+    return (vd)(((vm)a & m) | ((vm)b & ~m));
+}
+/* The square root, correctly rounded as IEEE 754 requires of sqrt(): the
+ * same bits as sqrt(), in one instruction where sqrt() is a call into libm
+ * (it may have to set errno). */
+HOT vd vroot(vd x)
+{
+    return (vd)_mm_sqrt_pd((__m128d)x);
+}
+HOT int any(vm m) /* some lane set */
+{
+    return _mm_movemask_pd((__m128d)m) != 0;
+}
+HOT vd splat(double s) /* s in every lane */
+{
+    vd v = { s, s };
+    return v;
+}
+#else
+#define LANES 1
+typedef double vd;
+typedef int vm;
+HOT vd vsel(vm m, vd a, vd b)
+{
+    return m ? a : b;
+}
+HOT vd vroot(vd x)
+{
+    return sqrt(x);
+}
+HOT int any(vm m)
+{
+    return m;
+}
+HOT vd splat(double s)
+{
+    return s;
+}
+#endif
+
+HOT vd vload(const double *p)
+{
+    vd v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+HOT void vstore(double *p, vd v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
 /* e^v - 1 for 0 <= v <= 0.5: the series to v^14 / 14!, whose remainder is
  * below 5e-17 of the sum, evaluated in Estrin's scheme (short chains of
  * dependent operations). */
-HOT double expm1_small(double v)
+HOT vd expm1_small(vd v)
 {
-    double v2 = v * v, v4 = v2 * v2, v8 = v4 * v4;
-    double q0 = 1.0 / 2 + v * (1.0 / 6), q1 = 1.0 / 24 + v * (1.0 / 120), q2 = 1.0 / 720 + v * (1.0 / 5040);
-    double q3 = 1.0 / 40320 + v * (1.0 / 362880), q4 = 1.0 / 3628800 + v * (1.0 / 39916800);
-    double q5 = 1.0 / 479001600 + v * (1.0 / 6227020800);
-    double r0 = q0 + q1 * v2, r1 = q2 + q3 * v2, r2 = q4 + q5 * v2 + v4 * (1.0 / 87178291200);
+    vd v2 = v * v, v4 = v2 * v2, v8 = v4 * v4;
+    vd q0 = 1.0 / 2 + v * (1.0 / 6), q1 = 1.0 / 24 + v * (1.0 / 120), q2 = 1.0 / 720 + v * (1.0 / 5040);
+    vd q3 = 1.0 / 40320 + v * (1.0 / 362880), q4 = 1.0 / 3628800 + v * (1.0 / 39916800);
+    vd q5 = 1.0 / 479001600 + v * (1.0 / 6227020800);
+    vd r0 = q0 + q1 * v2, r1 = q2 + q3 * v2, r2 = q4 + q5 * v2 + v4 * (1.0 / 87178291200);
     return v + v2 * (r0 + r1 * v4 + r2 * v8);
-}
-
-/* The square root, correctly rounded as IEEE 754 requires of sqrt(), so
- * the same bits either way; with SSE2 one instruction, where sqrt() is a
- * call into libm (it may have to set errno). Only x >= 0 comes here. */
-HOT double root(double x)
-{
-#if defined(__SSE2__)
-    __m128d v = _mm_set_sd(x);
-    return _mm_cvtsd_f64(_mm_sqrt_sd(v, v));
-#else
-    return sqrt(x);
-#endif
 }
 
 /* 1/k as division gives it, from a table for the spans most placements
@@ -127,8 +179,7 @@ HOT int job_check(jobv *restrict o, why *y, const tco_job *restrict job, const c
 {
     if (job->size != sizeof *job &&
         (job->size < JOB_V1_SIZE || job->size > limit || !tail_is_zero(job, job->size, sizeof *job))) {
-        int rc = job_fault(y, job, k, limit); /* read no field the caller's struct may lack */
-        return rc ? rc : TCO_E_SIZE;
+        return job_fault(y, job, k, limit); /* read no field the caller's struct may lack */
     }
     int32_t n = job->accelerators, interruptible = job->interruptible;
     double D = job->duration_hours, c = job->comm_share, C = job->checkpoint_bytes;
@@ -136,10 +187,8 @@ HOT int job_check(jobv *restrict o, why *y, const tco_job *restrict job, const c
     int ok = ((uint32_t)n - 1u < k->max_accelerators) & ((uint32_t)interruptible <= 1) & (D >= MIN_HOURS) &
              (D <= MAX_HOURS) & (c >= 0) & (c <= 1) & (C >= 0) & (C <= k->max_checkpoint_bytes) & (X >= 0) &
              (X <= MAX_TRAFFIC_GB) & (W >= 0) & (W <= MAX_DELAY_COST);
-    if (!ok) {
-        int rc = job_fault(y, job, k, limit);
-        return rc ? rc : TCO_E_RANGE;
-    }
+    if (!ok)
+        return job_fault(y, job, k, limit);
     o->n = n;
     o->interruptible = interruptible;
     o->D = D;
@@ -150,17 +199,28 @@ HOT int job_check(jobv *restrict o, why *y, const tco_job *restrict job, const c
     return TCO_OK;
 }
 
-/* A placement checked, with every figure worked out but those that follow
- * from its interruptions. */
-typedef struct prep {
-    double compute, slowdown, traffic, delay; /* cur */
-    double fixed;                             /* their sum */
-    double rate, idle_rate;                   /* cur per hour */
-    double run0;                              /* h, without interruptions */
-    double lambda;                            /* interruptions per hour */
-    double x;                                 /* checkpoint pause / (2 x MTBF) */
-    double start;                             /* h */
-} prep;
+/* A chunk of placements, figure by figure (struct of arrays): lane c of
+ * each array is placement c's. gather fills the inputs from the job, the
+ * pools and the placement; price_lanes works out the rest. */
+enum { CHUNK = 32 };
+typedef struct lanes {
+    double n[CHUNK], D[CHUNK], c[CHUNK], C[CHUNK], X[CHUNK], W[CHUNK]; /* the job's */
+    double nodes[CHUNK], rate[CHUNK], idle_rate[CHUNK], spot_rate[CHUNK]; /* -, cur/h, cur/h, 1/h */
+    double inv_r[CHUNK], inv_z[CHUNK], inv_g[CHUNK];                     /* 1 / racks, zones, regions */
+    double start[CHUNK];                                                 /* h */
+    /* out: cur, but run and completion, h */
+    double compute[CHUNK], slowdown[CHUNK], traffic[CHUNK], delay[CHUNK], interruptions[CHUNK],
+        stranded[CHUNK], run[CHUNK], completion[CHUNK], cost[CHUNK];
+} lanes;
+
+/* Lane c with inputs of exact zeros: a placement that failed its checks
+ * is priced with the others (a NaN nobody reads), on defined values. */
+HOT void blank(lanes *L, int c)
+{
+    L->n[c] = L->D[c] = L->c[c] = L->C[c] = L->X[c] = L->W[c] = 0;
+    L->nodes[c] = L->rate[c] = L->idle_rate[c] = L->spot_rate[c] = 0;
+    L->inv_r[c] = L->inv_z[c] = L->inv_g[c] = L->start[c] = 0;
+}
 
 #define FAIL(code, f, j)    \
     do {                    \
@@ -170,7 +230,7 @@ typedef struct prep {
     } while (0)
 
 /* Which check of a placement failed, in the order the message names them:
- * off the hot path, only called once prepare's combined check has failed.
+ * off the hot path, only called once gather's combined check has failed.
  * Returns the status, with *y saying why. */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
@@ -217,6 +277,8 @@ static int prepare_fault(why *y, const pool_hot *hot, int32_t pool_count, const 
         FAIL(regions < 0 ? TCO_E_RANGE : TCO_E_INCONSISTENT, F_REGIONS, 0);
     FAIL(out_of(start), F_START, 0); /* the one check left */
 }
+
+#undef FAIL
 
 /* The sums over a placement's parts, part by part. */
 typedef struct part_sums {
@@ -270,39 +332,32 @@ HOT void add_part(part_sums *restrict s, int32_t j, int32_t parts, int32_t spot_
     s->spot_rate += used * h->spot_rate;
 }
 
-/* Checks one placement of a checked job and works out all but its
- * interruptions into *o. Returns TCO_OK, or a status with *y saying why.
- * The checks are folded into one flag without branches; only a placement
- * that fails them goes to prepare_fault for its status. `unrolled` (a
- * constant): loop, the number of parts to add, is a constant too, and the
- * compiler unrolls the loop and keeps the parts in registers. */
-HOT int prepare(prep *restrict o, why *y, const pool_hot *restrict hot, int32_t pool_count,
-                const consts *restrict k, const jobv *restrict jv, int unrolled, int32_t loop, int32_t parts,
-                const int32_t *restrict pool, const int32_t *restrict acc, int32_t racks, int32_t zones,
-                int32_t regions, double start)
+/* Checks one placement of a checked job and writes what the kernel reads
+ * into lane c of *L. Returns TCO_OK, or a status with *y saying why and
+ * the lane blank. The checks are folded into one flag without branches;
+ * only a placement that fails them goes to prepare_fault for its status.
+ * `loop`, the number of parts to add, is max_parts in the batch (a
+ * constant there: the compiler unrolls the loop and keeps the parts in
+ * registers) and the placement's parts in the single form. */
+HOT int gather(lanes *restrict L, int c, why *y, const pool_hot *restrict hot, int32_t pool_count,
+               const jobv *restrict jv, int32_t loop, int32_t parts, const int32_t *restrict pool,
+               const int32_t *restrict acc, int32_t racks, int32_t zones, int32_t regions, double start)
 {
-    int rc;
     if ((uint32_t)parts - 1u >= TCO_PLACEMENT_MAX_PARTS || pool_count == 0) {
-        rc = prepare_fault(y, hot, pool_count, jv, parts, pool, acc, racks, zones, regions, start);
-        return rc ? rc : TCO_E_RANGE;
+        blank(L, c);
+        return prepare_fault(y, hot, pool_count, jv, parts, pool, acc, racks, zones, regions, start);
     }
     int32_t n = jv->n;
     part_sums s;
     s.rate = s.idle_rate = s.spot_rate = 0;
     s.sum = s.nodes = s.nr = s.nz = s.ng = s.bad = 0;
-    if (unrolled) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 8
 #endif
-        for (int32_t j = 0; j < loop; j++)
-            add_part(&s, j, parts, jv->interruptible, hot, pool_count, pool, acc);
-    } else {
-        for (int32_t j = 0; j < loop; j++)
-            add_part(&s, j, parts, jv->interruptible, hot, pool_count, pool, acc);
-    }
-    double rate = s.rate, idle_rate = s.idle_rate, spot_rate = s.spot_rate;
-    int32_t sum = s.sum, nodes = s.nodes, nr = s.nr, nz = s.nz, ng = s.ng, bad = s.bad;
-    bad |= (sum != n) | !((start >= 0) & (start <= MAX_HOURS));
+    for (int32_t j = 0; j < loop; j++)
+        add_part(&s, j, parts, jv->interruptible, hot, pool_count, pool, acc);
+    int32_t nr = s.nr, nz = s.nz, ng = s.ng, bad = s.bad;
+    bad |= (s.sum != n) | !((start >= 0) & (start <= MAX_HOURS));
     /* Spans counted from the pools nest by construction (a rack id lies in
      * one zone, a zone id in one region: tco_pools_freeze checks it); spans
      * given must hold the pools' and nest too. Spans counted from the pools
@@ -320,91 +375,127 @@ HOT int prepare(prep *restrict o, why *y, const pool_hot *restrict hot, int32_t 
         }
     }
     if (bad) {
-        rc = prepare_fault(y, hot, pool_count, jv, parts, pool, acc, racks, zones, regions, start);
-        return rc ? rc : TCO_E_RANGE;
+        blank(L, c);
+        return prepare_fault(y, hot, pool_count, jv, parts, pool, acc, racks, zones, regions, start);
     }
-
-    /* Spanning: the share 1 - 1/k of evenly spread traffic that crosses the
-     * boundaries of k racks, zones, regions slows the communicating share. */
-    double D = jv->D;
-    double f = jv->c * (k->rack_slow * (1 - inv_r) + k->zone_slow * (1 - inv_z) + k->region_slow * (1 - inv_g));
-    double extra = D * f; /* h the spans add */
-    double compute = rate * D, slowdown = rate * extra;
-    /* Traffic across zones within a region, and across regions. */
-    double traffic = jv->X * n * D * ((inv_g - inv_z) * k->egress_zone + (1 - inv_g) * k->egress_region);
-    double delay = jv->W * start;
-    /* Interruptions per hour: failures of the parts, reclaims of spot nodes. */
-    double lambda = n * k->inv_accel_mtbf + nodes * k->inv_node_mtbf + spot_rate;
-    o->run0 = D + extra;
-    o->compute = compute;
-    o->slowdown = slowdown;
-    o->traffic = traffic;
-    o->delay = delay;
-    o->fixed = compute + slowdown + traffic + delay;
-    o->rate = rate;
-    o->idle_rate = idle_rate;
-    o->lambda = lambda;
-    o->x = 0.5 * (jv->C * k->inv_write) * lambda;
-    o->start = start;
+    L->n[c] = n;
+    L->D[c] = jv->D;
+    L->c[c] = jv->c;
+    L->C[c] = jv->C;
+    L->X[c] = jv->X;
+    L->W[c] = jv->W;
+    L->nodes[c] = s.nodes;
+    L->rate[c] = s.rate;
+    L->idle_rate[c] = s.idle_rate;
+    L->spot_rate[c] = s.spot_rate;
+    L->inv_r[c] = inv_r;
+    L->inv_z[c] = inv_z;
+    L->inv_g[c] = inv_g;
+    L->start[c] = start;
     return TCO_OK;
 }
 
-/* Daly's expected wall time at Daly's interval and the figures that follow
- * from it (doc/model.md, 5), in units of the MTBF M = 1/lambda: with
- * x = delta / 2M, tau / M = u and (tau + delta) / M = v below are Daly's
- * interval and wall time divided through by M, which leaves no division on
- * the way to the exponentials. */
-HOT int finish(tco_price *restrict o, why *y, const prep *restrict p, const consts *restrict k)
+/* e^v - minus in the lanes whose v is beyond the series, v > 0.5: libm's,
+ * one lane at a time; the other lanes keep e. Rare: Daly's v passes 0.5
+ * with a checkpoint pause near an eighth of the MTBF, or a run without
+ * checkpoints past half of it; r with a restart past half of it. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static vd exp_lanes(vd e, vd v, double minus)
 {
-    double x = p->x, sx = root(x), g = sx * (2 + (2.0 / 9) * x);
-    double u, v;
-    if (x >= 1) { /* delta >= 2M: tau = M */
-        u = 1;
-        v = 1 + 2 * x;
-    } else if (x > 0) {
-        u = g - (4.0 / 3) * x;
-        v = g + (2.0 / 3) * x;
-    } else { /* no checkpoint: one segment of the whole run */
-        u = v = p->run0 * p->lambda;
-    }
-    double r = k->restart * p->lambda;
-    double er = r <= 1.0 / 64 ? 1 + r * (1 + r * (1.0 / 2 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720 + r * (1.0 / 5040)))))))
-                : r <= 0.5 ? 1 + expm1_small(r) : exp(r); /* series to r^7/7!: remainder below 1e-19 */
-    double em1 = v <= 0.5 ? expm1_small(v) : exp(v) - 1;
-    double wall = er * (p->run0 / u) * em1;
-    if (!(wall <= NEVER_HOURS))
-        FAIL(TCO_E_INCONSISTENT, F_NEVER, 0);
-    wall = wall < p->run0 ? p->run0 : wall; /* never below the run by a rounding */
-    o->interruptions = p->rate * (wall - p->run0);
-    o->stranded = p->idle_rate * wall;
-    o->compute = p->compute;
-    o->slowdown = p->slowdown;
-    o->traffic = p->traffic;
-    o->delay = p->delay;
-    o->run_hours = wall;
-    o->completion_hours = p->start + wall;
-    /* cost = compute + slowdown + traffic + delay + interruptions + stranded,
-     * added in that order: the parts known before the interruptions first. */
-    o->cost = p->fixed + o->interruptions + o->stranded;
-    return TCO_OK;
+    double ev[LANES], vv[LANES];
+    vstore(ev, e);
+    vstore(vv, v);
+    for (int l = 0; l < LANES; l++)
+        if (vv[l] > 0.5)
+            ev[l] = exp(vv[l]) - minus;
+    return vload(ev);
 }
 
-#undef FAIL
-
-/* Checks and prices one placement into *o (size aside). Returns TCO_OK, or
- * a status with *y saying why and *o untouched. */
-HOT int price_one(tco_price *o, why *y, const pool_hot *hot, int32_t pool_count, const consts *k,
-                  const tco_job *job, int32_t parts, const int32_t *pool, const int32_t *acc, int32_t racks,
-                  int32_t zones, int32_t regions, double start)
+/* e^r in the lanes where r > 1/64, beyond the short series er holds: the
+ * longer series to 0.5, libm's exp past it. Taken where a restart is more
+ * than a 64th of the MTBF (spot pools that reclaim often, say). */
+static vd exp_beyond(vd er, vd r)
 {
-    jobv jv;
-    prep p;
-    int rc = job_check(&jv, y, job, k, INPUT_MAX_SIZE);
-    if (rc == TCO_OK)
-        rc = prepare(&p, y, hot, pool_count, k, &jv, 0, parts, parts, pool, acc, racks, zones, regions, start);
-    if (rc == TCO_OK)
-        rc = finish(o, y, &p, k);
-    return rc;
+    return exp_lanes(vsel((vm)(r <= 1.0 / 64), er, 1.0 + expm1_small(r)), r, 0);
+}
+
+/* A lane's input: the vector at p, or for the single form (`one`, a
+ * constant) p's value in every lane, read as it was just written, which
+ * the processor forwards from its store. */
+HOT vd in(const double *p, int one)
+{
+    return one ? splat(*p) : vload(p);
+}
+
+/* Prices lanes [0, m) of *L (doc/model.md, 5), LANES placements at a
+ * time and without a branch but for the rare exponential beyond the
+ * series: the spans, traffic, delay and rate of interruptions, then Daly's
+ * expected wall time at Daly's interval and what follows from it. Daly's
+ * formulas are taken in units of the MTBF M = 1/lambda: with x = delta /
+ * 2M, tau / M = u and (tau + delta) / M = v below are Daly's interval and
+ * wall time divided through by M, which leaves no division on the way to
+ * the exponentials. A lane that never finishes (a wall time beyond
+ * NEVER_HOURS, or NaN) has that run. The lanes past m up to a multiple of
+ * LANES are blanked; the single form (`one`: m is 1) fills them all
+ * with its placement. */
+HOT void price_lanes(lanes *restrict L, int m, int one, const consts *restrict k)
+{
+    for (int c = m; c % LANES && !one; c++)
+        blank(L, c);
+    for (int c = 0; c < m; c += LANES) {
+        vd n = in(L->n + c, one), D = in(L->D + c, one), cs = in(L->c + c, one), C = in(L->C + c, one);
+        vd X = in(L->X + c, one), W = in(L->W + c, one), nodes = in(L->nodes + c, one), rate = in(L->rate + c, one);
+        vd idle_rate = in(L->idle_rate + c, one), spot_rate = in(L->spot_rate + c, one);
+        vd inv_r = in(L->inv_r + c, one), inv_z = in(L->inv_z + c, one), inv_g = in(L->inv_g + c, one);
+        vd start = in(L->start + c, one);
+        /* Spanning: the share 1 - 1/k of evenly spread traffic that crosses
+         * the boundaries of k racks, zones, regions slows the communicating
+         * share. Traffic across zones within a region, and across regions. */
+        vd f = cs * (k->rack_slow * (1.0 - inv_r) + k->zone_slow * (1.0 - inv_z) + k->region_slow * (1.0 - inv_g));
+        vd extra = D * f; /* h the spans add */
+        vd compute = rate * D, slowdown = rate * extra;
+        vd traffic = X * n * D * ((inv_g - inv_z) * k->egress_zone + (1.0 - inv_g) * k->egress_region);
+        vd delay = W * start;
+        /* Interruptions per hour: failures of the parts, reclaims of spot nodes. */
+        vd lambda = n * k->inv_accel_mtbf + nodes * k->inv_node_mtbf + spot_rate;
+        vd run0 = D + extra, fixed = compute + slowdown + traffic + delay;
+        vd x = 0.5 * (C * k->inv_write) * lambda; /* checkpoint pause / (2 x MTBF) */
+        vd g = vroot(x) * (2.0 + (2.0 / 9) * x), seg = run0 * lambda;
+        /* delta >= 2M: tau = M; no checkpoint: one segment of the whole run */
+        vm at_most_m = (vm)(x >= 1.0), some = (vm)(x > 0.0);
+        vd u = vsel(at_most_m, splat(1), vsel(some, g - (4.0 / 3) * x, seg));
+        vd v = vsel(at_most_m, 1.0 + 2.0 * x, vsel(some, g + (2.0 / 3) * x, seg));
+        /* e^r for r <= 1/64: the series to r^7/7!, remainder below 1e-19 */
+        vd r = k->restart * lambda;
+        vd er = 1.0 + r * (1.0 + r * (1.0 / 2 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720 + r * (1.0 / 5040)))))));
+        if (any((vm)(r > 1.0 / 64)))
+            er = exp_beyond(er, r);
+        vd em1 = expm1_small(v);
+        if (any((vm)(v > 0.5)))
+            em1 = exp_lanes(em1, v, 1);
+        vd wall = er * (run0 / u) * em1;
+        wall = vsel((vm)(wall < run0), run0, wall); /* never below the run by a rounding */
+        vd interruptions = rate * (wall - run0), stranded = idle_rate * wall;
+        vstore(L->compute + c, compute);
+        vstore(L->slowdown + c, slowdown);
+        vstore(L->traffic + c, traffic);
+        vstore(L->delay + c, delay);
+        vstore(L->interruptions + c, interruptions);
+        vstore(L->stranded + c, stranded);
+        vstore(L->run + c, wall);
+        vstore(L->completion + c, start + wall);
+        /* cost = compute + slowdown + traffic + delay + interruptions +
+         * stranded, added in that order: the parts known before the
+         * interruptions first. */
+        vstore(L->cost + c, fixed + interruptions + stranded);
+    }
+}
+
+HOT int finishes(const lanes *L, int c)
+{
+    return L->run[c] <= NEVER_HOURS;
 }
 
 static inline int frozen_handles(const tco_pools *s, const tco_topology *t, const tco_pricing *p, tco_error *err)
@@ -418,9 +509,7 @@ static inline int frozen_handles(const tco_pools *s, const tco_topology *t, cons
         return tco__fail(err, TCO_E_NOT_FROZEN, "the pools must be frozen before pricing placements");
     if (!t->o.frozen)
         return tco__fail(err, TCO_E_NOT_FROZEN, "the topology must be frozen before pricing placements");
-    if (!p->o.frozen)
-        return tco__fail(err, TCO_E_NOT_FROZEN, "the pricing must be frozen before pricing placements");
-    return TCO_OK;
+    return tco__fail(err, TCO_E_NOT_FROZEN, "the pricing must be frozen before pricing placements"); /* the one left */
 }
 
 int tco_placement_price(tco_price *out, const tco_pools *pools, const tco_topology *t, const tco_pricing *p,
@@ -438,15 +527,37 @@ int tco_placement_price(tco_price *out, const tco_pools *pools, const tco_topolo
         return rc;
     consts k;
     consts_of(&k, &t->o, &p->o);
-    /* Priced straight into the caller's struct when it is this version's
-     * (nothing is written on failure), else through a copy. */
-    tco_price r, *dst = out->size == sizeof r ? out : &r;
+    /* The batch's kernel on a chunk of one placement. */
+    jobv jv;
+    lanes L;
     why y;
-    rc = price_one(dst, &y, pools->hot, pools->count, &k, job, placement->parts, placement->pool,
-                   placement->accelerators, placement->racks, placement->zones, placement->regions,
-                   placement->start_hours);
+    rc = job_check(&jv, &y, job, &k, INPUT_MAX_SIZE);
+    if (rc == TCO_OK)
+        rc = gather(&L, 0, &y, pools->hot, pools->count, &jv, placement->parts, placement->parts, placement->pool,
+                    placement->accelerators, placement->racks, placement->zones, placement->regions,
+                    placement->start_hours);
+    if (rc == TCO_OK) {
+        price_lanes(&L, 1, 1, &k);
+        if (!finishes(&L, 0)) {
+            y.field = F_NEVER;
+            y.part = 0;
+            rc = TCO_E_INCONSISTENT;
+        }
+    }
     if (rc)
         return tco__placement_explain(err, rc, &y, pools, t, p, job, placement);
+    /* Straight into the caller's struct when it is this version's, else
+     * through a copy; nothing is written on failure. */
+    tco_price r, *dst = out->size == sizeof r ? out : &r;
+    dst->cost = L.cost[0];
+    dst->completion_hours = L.completion[0];
+    dst->run_hours = L.run[0];
+    dst->compute = L.compute[0];
+    dst->slowdown = L.slowdown[0];
+    dst->traffic = L.traffic[0];
+    dst->interruptions = L.interruptions[0];
+    dst->stranded = L.stranded[0];
+    dst->delay = L.delay[0];
     if (dst == &r) {
         r.size = sizeof r;
         sized_fill(out, &r, sizeof r);
@@ -518,31 +629,30 @@ static int batch_args(batch_run *r, double *cost, double *completion_hours, int3
     return TCO_OK;
 }
 
-/* Prices placements [from, to) of a checked batch. In chunks: first every
- * placement of the chunk is checked and prepared, then the exponentials of
- * all of them are worked out, in a short loop whose iterations the
- * processor overlaps. Consecutive placements of one job check the job
- * once. Each placement's figures depend on its inputs alone, so any split
- * into ranges gives the same bits. */
-HOT void price_parts(const batch_run *r, size_t from, size_t to, size_t mp)
+/* Prices placements [from, to) of a checked batch, a chunk at a time:
+ * first every placement of the chunk is checked and gathered into its
+ * lane, then the chunk is priced in one pass over its lanes. Consecutive
+ * placements of one job check the job once. Each placement's figures
+ * depend on its inputs alone, so any split into ranges gives the same
+ * bits. */
+HOT void price_parts(const batch_run *r, size_t from, size_t to, int32_t mp)
 {
     const tco_placement_batch *b = r->b;
     const consts *k = &r->k;
     const int32_t *racks = b->racks, *zones = b->zones, *regions = b->regions;
     const double *starts = b->start_hours;
-    enum { CHUNK = 32 };
-    prep pp[CHUNK];
+    lanes L;
     jobv jv;
     int job_rc = TCO_E_INDEX;
     uint32_t last = UINT32_MAX;
     why y;
     for (size_t base = from; base < to; base += CHUNK) {
-        size_t m = to - base < CHUNK ? to - base : CHUNK;
-        for (size_t c = 0; c < m; c++) {
-            size_t i = base + c;
-            const int32_t *pool = b->pool + i * mp, *acc = b->accelerators + i * mp;
+        int m = to - base < CHUNK ? (int)(to - base) : CHUNK;
+        for (int c = 0; c < m; c++) {
+            size_t i = base + (size_t)c;
+            const int32_t *pool = b->pool + i * (size_t)mp, *acc = b->accelerators + i * (size_t)mp;
             int32_t parts = 0, more = 1;
-            for (size_t j = 0; j < mp; j++) /* up to the first part of 0 */
+            for (int32_t j = 0; j < mp; j++) /* up to the first part of 0 */
                 parts += more &= acc[j] != 0;
             uint32_t j = (uint32_t)b->job[i];
 #if defined(__GNUC__)
@@ -557,34 +667,38 @@ HOT void price_parts(const batch_run *r, size_t from, size_t to, size_t mp)
                              ? job_check(&jv, &y, (const tco_job *)(r->jobs + j * r->stride), k, r->stride)
                              : TCO_E_INDEX;
             }
+            if (job_rc)
+                blank(&L, c);
             r->status[i] = job_rc ? job_rc
-                                  : prepare(&pp[c], &y, r->hot, r->pool_count, k, &jv, 1, (int32_t)mp, parts, pool,
-                                            acc, racks ? racks[i] : 0, zones ? zones[i] : 0,
-                                            regions ? regions[i] : 0, starts ? starts[i] : 0);
+                                  : gather(&L, c, &y, r->hot, r->pool_count, &jv, mp, parts, pool, acc,
+                                           racks ? racks[i] : 0, zones ? zones[i] : 0, regions ? regions[i] : 0,
+                                           starts ? starts[i] : 0);
         }
-        for (size_t c = 0; c < m; c++) {
-            size_t i = base + c;
-            tco_price o;
-            int st = r->status[i];
-            if (st == TCO_OK)
-                st = r->status[i] = finish(&o, &y, &pp[c], k);
-            r->cost[i] = st ? NAN : o.cost;
-            r->completion_hours[i] = st ? NAN : o.completion_hours;
+        price_lanes(&L, m, 0, k);
+        for (int c = 0; c < m; c++) {
+            size_t i = base + (size_t)c;
+            int32_t st = r->status[i];
+            st = st ? st : finishes(&L, c) ? TCO_OK : TCO_E_INCONSISTENT;
+            r->status[i] = st;
+            r->cost[i] = st ? NAN : L.cost[c];
+            r->completion_hours[i] = st ? NAN : L.completion[c];
         }
     }
 }
 
-/* One copy of the loop per max_parts, each with its parts unrolled. */
+/* One copy of the loop per max_parts, each with its parts unrolled: one
+ * body, specialised by the compiler for each constant. */
 static void price_range(const batch_run *r, size_t from, size_t to)
 {
     switch (r->b->max_parts) {
-#define MAX_PARTS(n)                     \
-    case n:                              \
+#define MAX_PARTS(n)                 \
+    case n:                          \
         price_parts(r, from, to, n); \
         break
         MAX_PARTS(1); MAX_PARTS(2); MAX_PARTS(3); MAX_PARTS(4); MAX_PARTS(5); MAX_PARTS(6); MAX_PARTS(7);
-        MAX_PARTS(8);
 #undef MAX_PARTS
+    default: /* TCO_PLACEMENT_MAX_PARTS: batch_args allows no more */
+        price_parts(r, from, to, TCO_PLACEMENT_MAX_PARTS);
     }
 }
 

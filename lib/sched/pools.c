@@ -39,14 +39,13 @@ void tco_pools_free(tco_pools *pools)
     free(pools);
 }
 
-/* A number of the pool within [lo, hi]; whole when `whole`. */
-static int pool_number(tco_error *err, const char *field, double v, double lo, double hi,
-                       int whole, const char *unit)
+/* A number of the pool within [lo, hi] (the whole fields are integers). */
+static int pool_number(tco_error *err, const char *field, double v, double lo, double hi, const char *unit)
 {
     if (!isfinite(v))
         return tco__fail_named(err, TCO_E_NOT_FINITE, field, "%s = %g must be a finite number from %.10g to %.10g%s",
                                field, v, lo, hi, unit);
-    if (v < lo || v > hi || (whole && v != floor(v)))
+    if (v < lo || v > hi)
         return tco__fail_named(err, TCO_E_RANGE, field, "%s = %g is out of range: allowed %.10g to %.10g%s",
                                field, v, lo, hi, unit);
     return TCO_OK;
@@ -66,18 +65,18 @@ static int pool_check(const tco_pool *p, tco_error *err)
                                (int)p->price_class);
     }
     if ((rc = pool_number(err, "pool.accelerators_per_node", p->accelerators_per_node,
-                          row_lo(IX_ACCELERATORS_PER_NODE), row_hi(IX_ACCELERATORS_PER_NODE), 1, "")) ||
+                          row_lo(IX_ACCELERATORS_PER_NODE), row_hi(IX_ACCELERATORS_PER_NODE), "")) ||
         (rc = pool_number(err, "pool.free_accelerators", p->free_accelerators, 0,
-                          row_hi(IX_ACCELERATORS), 1, "")) ||
-        (rc = pool_number(err, "pool.rack", p->rack, 0, INT32_MAX, 1, "")) ||
-        (rc = pool_number(err, "pool.zone", p->zone, 0, INT32_MAX, 1, "")) ||
-        (rc = pool_number(err, "pool.region", p->region, 0, INT32_MAX, 1, "")) ||
+                          row_hi(IX_ACCELERATORS), "")) ||
+        (rc = pool_number(err, "pool.rack", p->rack, 0, INT32_MAX, "")) ||
+        (rc = pool_number(err, "pool.zone", p->zone, 0, INT32_MAX, "")) ||
+        (rc = pool_number(err, "pool.region", p->region, 0, INT32_MAX, "")) ||
         (rc = pool_number(err, "pool.rate_per_accel_hour", p->rate_per_accel_hour,
-                          row_lo(IX_ON_DEMAND_PER_ACCEL_HOUR), row_hi(IX_ON_DEMAND_PER_ACCEL_HOUR), 0,
+                          row_lo(IX_ON_DEMAND_PER_ACCEL_HOUR), row_hi(IX_ON_DEMAND_PER_ACCEL_HOUR),
                           " cur per accelerator-hour")) ||
         (rc = pool_number(err, "pool.interruptions_per_node_hour", p->interruptions_per_node_hour,
                           row_lo(IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR),
-                          row_hi(IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR), 0, " per node-hour")))
+                          row_hi(IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR), " per node-hour")))
         return rc;
     if (p->price_class != TCO_CLASS_SPOT && p->interruptions_per_node_hour != 0) {
         return tco__fail_named(err, TCO_E_INCONSISTENT, "pool.interruptions_per_node_hour",

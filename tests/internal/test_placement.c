@@ -690,7 +690,14 @@ static void test_errors(void **state)
     tco_pricing *p = egress_pricing();
     const tco_job good = job_of(16, 0, 10, 0.5, 1e9, 1, 1);
     int32_t two[] = { 0, 8, 1, 8 };
-    const tco_placement base = placement_of(2, two, 1);
+    /* junk past the parts (pool 4, 5 accelerators), which nothing may
+     * read: every message below counts the two parts alone */
+    tco_placement junk = placement_of(2, two, 1);
+    for (int k = 2; k < TCO_PLACEMENT_MAX_PARTS; k++) {
+        junk.pool[k] = 4;
+        junk.accelerators[k] = 5;
+    }
+    const tco_placement base = junk;
     tco_price before;
     memset(&before, 0x5a, sizeof before);
     before.size = sizeof before;
@@ -841,6 +848,21 @@ static void test_price_sizes(void **state)
                         sizeof want - sizeof(size_t));
     for (int i = 0; i < 3; i++)
         assert_true(big.later[i] == 0);
+    /* the largest size allowed, OUTPUT_MAX_SIZE, is filled the same way;
+     * a word more is refused */
+    static union {
+        tco_price p;
+        char bytes[OUTPUT_MAX_SIZE + sizeof(double)];
+    } most;
+    memset(&most, 0xff, sizeof most);
+    most.p.size = OUTPUT_MAX_SIZE;
+    assert_int_equal(tco_placement_price(&most.p, s, t, p, &job, &pl, NULL), TCO_OK);
+    assert_true(most.p.cost == want.cost);
+    assert_true(most.bytes[OUTPUT_MAX_SIZE - 1] == 0 && most.bytes[OUTPUT_MAX_SIZE] == (char)0xff);
+    most.p.size = OUTPUT_MAX_SIZE + sizeof(double);
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_placement_price(&most.p, s, t, p, &job, &pl, &err), TCO_E_SIZE);
+    msg_has(&err, "tco_price.size");
     tco_pools_free(s);
     tco_topology_free(t);
     tco_pricing_free(p);
@@ -1693,6 +1715,165 @@ static void test_no_allocation(void **state)
     tco_pricing_free(p);
 }
 
+/* The pools' edges. A size no header gives (above OUTPUT_MAX_SIZE: garbage)
+ * is refused as one below version 1's is. Pools listed out of order sort
+ * by (rack, zone, pool): (7, 0) of pools 2 and 3, (7, 1) of pool 0, (9, 2)
+ * of pool 1; the entries of rack 7 meet, and the conflict found is pool
+ * 0's zone 1 against the last of rack 7 in zone 0, pool 3 (a sort that
+ * left rack 9 between them would find none).
+ * A freeze with no memory for its check fails and leaves the pools as
+ * they were: unfrozen (a pool can still be added), then frozen by the next
+ * freeze. */
+static void test_pools_edges(void **state)
+{
+    (void)state;
+    tco_pools *s;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_pools_new(&s, NULL), TCO_OK);
+    tco_pool p = pool_of(0, 8, 8, 0, 0, 0, 1, 0);
+    p.size = (size_t)OUTPUT_MAX_SIZE + sizeof(double);
+    assert_int_equal(tco_pools_add(s, &p, NULL, &err), TCO_E_SIZE);
+    msg_has(&err, "tco_pool.size");
+    assert_int_equal(tco_pools_count(s), 0);
+    tco_pool mixed[] = { pool_of(0, 8, 8, 7, 1, 0, 1, 0), pool_of(0, 8, 8, 9, 2, 0, 1, 0),
+                         pool_of(0, 8, 8, 7, 0, 0, 1, 0), pool_of(0, 8, 8, 7, 0, 0, 1, 0) };
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(tco_pools_add(s, &mixed[i], NULL, NULL), TCO_OK);
+    assert_int_equal(tco_pools_freeze(s, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "pool.rack");
+    msg_has(&err, "pool 0 puts rack 7 in zone 1, but pool 3 puts it in zone 0");
+    tco_pools_free(s);
+
+    if (!alloc_counting())
+        return;
+    assert_int_equal(tco_pools_new(&s, NULL), TCO_OK);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(tco_pools_add(s, &mixed[i], NULL, NULL), TCO_OK);
+    alloc_fail_in = 0;
+    assert_int_equal(tco_pools_freeze(s, &err), TCO_E_NOMEM);
+    alloc_fail_in = -1;
+    msg_has(&err, "no memory to check 2 pools");
+    assert_int_equal(tco_pools_add(s, &mixed[0], NULL, &err), TCO_OK); /* not frozen */
+    assert_int_equal(tco_pools_freeze(s, &err), TCO_OK);
+    assert_int_equal(tco_pools_add(s, &mixed[0], NULL, &err), TCO_E_FROZEN);
+    tco_pools_free(s);
+}
+
+/* Pricing on frozen pools without a pool: no id is a pool, and the message
+ * says the pools are empty; a rejected call writes nothing. The batch marks
+ * the placement TCO_E_INDEX, with NaN for its figures. */
+static void test_empty_pools(void **state)
+{
+    (void)state;
+    tco_pools *s;
+    assert_int_equal(tco_pools_new(&s, NULL), TCO_OK);
+    assert_int_equal(tco_pools_freeze(s, NULL), TCO_OK);
+    tco_topology *t;
+    assert_int_equal(tco_topology_new(&t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(t, NULL), TCO_OK);
+    tco_pricing *p = egress_pricing();
+    tco_job job = job_of(8, 0, 10, 0, 0, 0, 0);
+    int32_t a[] = { 0, 8 };
+    tco_placement pl = placement_of(1, a, 0);
+    tco_price r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    r.cost = -1;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_placement_price(&r, s, t, p, &job, &pl, &err), TCO_E_INDEX);
+    assert_string_equal(err.param_name, "placement.pool[0]");
+    msg_has(&err, "placement.pool[0] = 0 is not a pool: the pools are empty");
+    assert_true(r.cost == -1);
+    int32_t jx = 0, pool = 0, acc = 8, status = 99;
+    double cost = 0, hours = 0;
+    tco_placement_batch b;
+    memset(&b, 0, sizeof b);
+    b.size = sizeof b;
+    b.count = 1;
+    b.max_parts = 1;
+    b.job = &jx;
+    b.pool = &pool;
+    b.accelerators = &acc;
+    assert_int_equal(tco_placement_price_batch(&cost, &hours, &status, s, t, p, &job, 1, &b, NULL), TCO_OK);
+    assert_int_equal(status, TCO_E_INDEX);
+    assert_true(isnan(cost) && isnan(hours));
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
+/* The edges of the table of 1/k for spans given: 63 is its last entry, 64
+ * the first span divided. 128 accelerators of one pool at 2 per hour for
+ * 10 h, comm_share 1, racks given, zones and regions counted (1 each):
+ * slowdown = 128 x 2 x 10 x 0.05 x (1 - 1/R) = 128 (1 - 1/R), so
+ *   R = 63: 128 x 62/63 = 125.968253968253968...
+ *   R = 64: 128 x 63/64 = 126
+ *   R = 65: 128 x 64/65 = 126.030769230769230... */
+static void test_span_table_edges(void **state)
+{
+    (void)state;
+    tco_pool list[] = { pool_of(TCO_CLASS_ON_DEMAND, 8, 128, 0, 0, 0, 2, 0) };
+    tco_pools *s = pools_from(list, 1);
+    tco_topology *t = quiet_topology();
+    tco_pricing *p = egress_pricing();
+    tco_job job = job_of(128, 0, 10, 1, 0, 0, 0);
+    int32_t a[] = { 0, 128 };
+    tco_placement pl = placement_of(1, a, 0);
+    const struct {
+        int32_t racks;
+        double slowdown;
+    } edge[] = { { 63, 125.968253968253968 }, { 64, 126 }, { 65, 126.030769230769231 } };
+    for (int i = 0; i < 3; i++) {
+        pl.racks = edge[i].racks;
+        tco_price r = price_ok(s, t, p, &job, &pl);
+        check_price(&r, 0);
+        assert_rel(r.compute, 2560, 1e-15);
+        assert_rel(r.slowdown, edge[i].slowdown, 1e-15);
+    }
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
+/* The series' upper edges, where they must still hold to the last bit or
+ * so (their remainders are below 5e-17 and 1e-19 of the sums). One
+ * accelerator on a node of one, both failing once in 2 h: lambda = 1 per
+ * hour, M = 1 h. No checkpoint, half an hour of work: one segment, T / M =
+ * 0.5, the edge of e^v - 1's series. Daly's wall time for one segment is
+ * M e^(R/M) (e^(T/M) - 1) (doc/model.md, 5):
+ *   R = 0: e^0.5 - 1 = 0.648721270700128146848650787814 h
+ *   R = 0.9375 min = 1/64 h, the edge of e^r's short series (0.9375 x
+ *   1/60 is 1/64 to the bit): e^(1/64) (e^0.5 - 1) = 1.01574770858668574746
+ *   x 0.64872127070012814685 = 0.658937144225098244060759810066 h */
+static void test_series_edges(void **state)
+{
+    (void)state;
+    tco_pool list[] = { pool_of(TCO_CLASS_ON_DEMAND, 1, 1, 0, 0, 0, 2, 0) };
+    tco_pools *s = pools_from(list, 1);
+    tco_pricing *p = egress_pricing();
+    tco_job job = job_of(1, 0, 0.5, 0, 0, 0, 0);
+    int32_t a[] = { 0, 1 };
+    tco_placement pl = placement_of(1, a, 0);
+    const struct {
+        double restart_minutes, wall;
+    } edge[] = { { 0, 0.648721270700128146848650787814 }, { 0.9375, 0.658937144225098244060759810066 } };
+    for (int i = 0; i < 2; i++) {
+        tco_topology *t;
+        assert_int_equal(tco_topology_new(&t, NULL), TCO_OK);
+        assert_int_equal(tco_topology_set(t, TCO_P_ACCELERATOR_MTBF_HOURS, 2, NULL), TCO_OK);
+        assert_int_equal(tco_topology_set(t, TCO_P_NODE_MTBF_HOURS, 2, NULL), TCO_OK);
+        assert_int_equal(tco_topology_set(t, TCO_P_RESTART_MINUTES, edge[i].restart_minutes, NULL), TCO_OK);
+        assert_int_equal(tco_topology_freeze(t, NULL), TCO_OK);
+        tco_price r = price_ok(s, t, p, &job, &pl);
+        check_price(&r, 0);
+        assert_rel(r.run_hours, edge[i].wall, 3e-16); /* about an ulp */
+        assert_rel(r.interruptions, 2 * (edge[i].wall - 0.5), 1e-15);
+        tco_topology_free(t);
+    }
+    tco_pools_free(s);
+    tco_pricing_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1715,6 +1896,10 @@ int main(void)
         cmocka_unit_test(test_daly_at_two_mtbf),
         cmocka_unit_test(test_batch_stride_rule),
         cmocka_unit_test(test_errors_above),
+        cmocka_unit_test(test_pools_edges),
+        cmocka_unit_test(test_empty_pools),
+        cmocka_unit_test(test_span_table_edges),
+        cmocka_unit_test(test_series_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
