@@ -241,6 +241,14 @@ static void test_introspection(void **state)
     double value;
     assert_int_equal(tco_param_choice_at(&name, &value, TCO_P_MFU, 0, NULL), TCO_E_TYPE);
     assert_int_equal(tco_param_choice_at(NULL, &value, TCO_P_COOLING, 0, NULL), TCO_E_NULL);
+    assert_int_equal(tco_param_choice_at(&name, NULL, TCO_P_COOLING, 0, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "value must not be NULL");
+    assert_int_equal(tco_param_choice_at(&name, &value, 4242, 0, &err), TCO_E_UNKNOWN_PARAM);
+    assert_string_equal(err.message, "no parameter has key 4242");
+    assert_int_equal(tco_param_info_get(NULL, TCO_P_MFU, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "out must not be NULL");
+    in.size = 65537; /* past the 64 KiB bound on an output struct */
+    assert_int_equal(tco_param_info_get(&in, TCO_P_MFU, NULL), TCO_E_SIZE);
 }
 
 /* The names clients show and write (files, messages, bindings) come from
@@ -291,6 +299,11 @@ static void test_catalogue(void **state)
     assert_int_equal(tco_accelerator_at(&a, tco_accelerator_count(), NULL), TCO_E_INDEX);
     a.size = 8;
     assert_int_equal(tco_accelerator_at(&a, 0, NULL), TCO_E_SIZE);
+    a.size = 65537; /* past the 64 KiB bound on an output struct */
+    assert_int_equal(tco_accelerator_at(&a, 0, NULL), TCO_E_SIZE);
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_accelerator_at(NULL, 0, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "out must not be NULL");
 }
 
 /* A value refused for a bound is shown with the digits that tell it from
