@@ -617,6 +617,13 @@ static void bad_searches(void **state)
     o.size = sizeof o;
     tco_estimate e = { .size = 16 };
     assert_int_equal(tco_compute_optimal(&o, &e, NULL, 1e6, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    e.size = 65537; /* past the 64 KiB bound on an output struct */
+    assert_int_equal(tco_compute_optimal(&o, &e, NULL, 1e6, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    assert_non_null(strstr(err.message, "tco_estimate"));
+    o.size = 65537;
+    assert_int_equal(tco_compute_optimal(&o, NULL, NULL, 1e6, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    assert_non_null(strstr(err.message, "tco_optimum"));
+    o.size = sizeof o;
     assert_int_equal(tco_compute_optimal(NULL, NULL, NULL, 1e6, s.t, s.w, s.p, &err), TCO_E_NULL);
     assert_int_equal(tco_compute_optimal(&o, NULL, NULL, 1e6, s.t, NULL, s.p, &err), TCO_E_NULL);
     scen_free(&s);
@@ -632,6 +639,25 @@ static void bad_searches(void **state)
     SW(&f, TCO_P_RUN_ACCELERATOR_HOURS, 1e5);
     scen_freeze(&f);
     expect_refused(&f, NULL, 1e6, TCO_E_INCONSISTENT, TCO_P_RUN_ACCELERATOR_HOURS, "run_accelerator_hours");
+    scen_free(&f);
+
+    /* a custom accelerator without a price: the smallest run (1e3
+     * parameters, 1 token) cannot be priced, and the estimate's reason
+     * follows */
+    scen_defaults(&f);
+    assert_int_equal(tco_topology_set_text(f.t, TCO_P_ACCELERATOR_MODEL, "custom", NULL), TCO_OK);
+    ST(&f, TCO_P_ACCELERATOR_PEAK_FLOPS, 1e15);
+    ST(&f, TCO_P_ACCELERATOR_MEMORY_BYTES, 100e9);
+    ST(&f, TCO_P_ACCELERATOR_TDP_WATTS, 700);
+    scen_freeze(&f);
+    tco_estimate why = { .size = sizeof why };
+    tco_error est = TCO_ERROR_INIT;
+    int code = tco_estimate_compute(&why, f.t, f.w, f.p, &est);
+    assert_int_equal(code, TCO_E_INCONSISTENT);
+    expect_refused(&f, NULL, 1e6, code, est.param, est.param_name);
+    assert_int_equal(tco_compute_optimal(&o, NULL, NULL, 1e6, f.t, f.w, f.p, &err), code);
+    assert_non_null(strstr(err.message, "the smallest run (1000 parameters, 1 tokens) cannot be priced: "));
+    assert_non_null(strstr(err.message, est.message));
     scen_free(&f);
 
     /* an unfrozen handle */
