@@ -133,10 +133,11 @@ typedef struct dist {
     uint64_t key;
 } dist;
 
+/* Of a kind dist_prepare has checked. */
 static const char *dist_name(int32_t kind)
 {
     static const char *const names[] = { "", "uniform", "triangular", "normal", "lognormal" };
-    return kind >= TCO_DIST_UNIFORM && kind <= TCO_DIST_LOGNORMAL ? names[kind] : "?";
+    return names[kind];
 }
 
 static double triangular_cdf(const dist *d, double x)
@@ -708,8 +709,9 @@ typedef char waste_series_cover[sizeof waste_series / sizeof waste_series[0] == 
 static size_t series_list(size_t *offset, const char **name)
 {
     size_t n = 0;
-    size_t costs = MIN(tco_category_count(), sizeof cost_series / sizeof cost_series[0]);
-    size_t wastes = MIN(tco_waste_count(), sizeof waste_series / sizeof waste_series[0]);
+    /* the typedefs above hold each list to its enum (and test_series_names to the tables) */
+    size_t costs = sizeof cost_series / sizeof cost_series[0];
+    size_t wastes = sizeof waste_series / sizeof waste_series[0];
     for (size_t f = 0; f < tco__field_rows; f++) {
         const field_row *r = &tco__fields[f];
         size_t slots = r->type == TCO_FIELD_DOUBLE ? 1 : r->type == TCO_FIELD_CATEGORIES ? costs

@@ -333,6 +333,13 @@ static void test_cuts(void **state)
     check_cut(&in, 0.5, 0.6, 0.55, 0.1 / sqrt(12), 0, "uniform(0.2, 0.6) in [0.5, 0.9]");
     in = U(TCO_P_MFU, TCO_DIST_TRIANGULAR, 0.2, 0.3, 0.6, 0.35, 0.45);
     check_cut(&in, 0.35, 0.45, 0, 0, 0, "triangular(0.2, 0.3, 0.6) in [0.35, 0.45]");
+    /* a cut below the mode: triangular(1, 2, 3) has density x - 1 up to 2
+     * and 3 - x above; on [1.5, 3] its mass is 1 - 0.5^2 / 2 = 0.875, the
+     * first moment (2/3 + 7/6) / 0.875 = 2.0952381, the second
+     * (1.1927083 + 2.75) / 0.875 = 4.5059524: sd sqrt(4.5059524 -
+     * 2.0952381^2) = 0.34048452 */
+    in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_TRIANGULAR, 1, 2, 3, 1.5, 3);
+    check_cut(&in, 1.5, 3, 2.0952381, 0.34048452, 0, "triangular(1, 2, 3) in [1.5, 3]");
     /* an int parameter: whole numbers within its bounds (checkpoint_retention: 1 up) */
     in = U(TCO_P_CHECKPOINT_RETENTION, TCO_DIST_NORMAL, 5, 3, 0, 0, 0);
     check_cut(&in, 1, 1e6, 0, 0, 1, "normal(5, 3), int");
@@ -422,6 +429,14 @@ static void test_bad_inputs_refused(void **state)
     assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 0, NULL), TCO_OK); /* nothing asked */
     in.size = 4096;
     assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 4, NULL), TCO_E_SIZE);
+    in.size = sizeof in + 4; /* the array's stride: whole doubles only */
+    assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 4, &err), TCO_E_SIZE);
+    assert_non_null(strstr(err.message, "a multiple of 8"));
+    /* a later element larger than the stride inputs[0] gives */
+    wide[1][1].a = 0;
+    wide[1][0].size = sizeof wide[0] + 8;
+    assert_int_equal(tco_monte_carlo_draw(two, &wide[0][0], 2, 1, 0, 1, &err), TCO_E_SIZE);
+    assert_non_null(strstr(err.message, "inputs[1].size"));
     /* every figure of a distribution must be finite: b, c (the triangular's
      * high), lo and hi each refused alone, naming the input and parameter */
     v[0] = -1;
@@ -574,7 +589,15 @@ static void test_summarise_refuses(void **state)
     assert_int_equal(tco_summarise(&s, NULL, 3, 1, NULL), TCO_E_NULL);
     assert_int_equal(tco_summarise(NULL, x, 3, 1, NULL), TCO_E_NULL);
     assert_true(s.mean == -1); /* a failed call writes nothing */
+    /* n x stride past the address space, and n copies past it, refused
+     * before any value is read */
+    assert_int_equal(tco_summarise(&s, x, 4, SIZE_MAX / 2, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "n = 4 values of stride"));
+    assert_int_equal(tco_summarise(&s, x, SIZE_MAX / 4, 1, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "do not fit in memory"));
     s.size = 8;
+    assert_int_equal(tco_summarise(&s, x, 3, 1, NULL), TCO_E_SIZE);
+    s.size = 65537; /* past the 64 KiB bound on an output struct */
     assert_int_equal(tco_summarise(&s, x, 3, 1, NULL), TCO_E_SIZE);
     /* 1, 3, 5 (every other value) are fine */
     s = summarise(x, 3, 2);
@@ -644,6 +667,8 @@ static void test_rank_correlation_hand_worked(void **state)
     assert_non_null(strstr(err.message, "pair 1: x[1]"));
     assert_int_equal(tco_rank_correlation(&r, any, SIZE_MAX / 2, any, 1, 4, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "do not fit in memory"));
+    assert_int_equal(tco_rank_correlation(&r, any, 1, any, SIZE_MAX / 2, 4, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "n = 4 pairs do not fit in memory"));
     assert_true(r == 5);
 }
 
@@ -903,6 +928,22 @@ static void test_sample_failure(void **state)
     }
     assert_string_equal(message[0], message[1]);
     assert_string_equal(message[0], message[2]);
+
+    /* A sample its handle's own checks refuse (prepared, before any
+     * estimate): params_active of 6e9 to 8e9 against params_total 7e9,
+     * about half the samples above it; the first is named. */
+    tco_uncertain active[1] = { U(TCO_P_PARAMS_ACTIVE, TCO_DIST_UNIFORM, 6e9, 8e9, 0, 0, 0) };
+    assert_int_equal(tco_monte_carlo_draw(x, active, 1, 8, 0, N, NULL), TCO_OK);
+    first = 0;
+    while (!(x[first] > 7e9))
+        first++;
+    snprintf(want, sizeof want, "Monte Carlo sample %zu (params_active = %g): params_active = %g exceeds params_total = 7e+09",
+             first, x[first], x[first]);
+    tco_error err = TCO_ERROR_INIT;
+    double corr1[1];
+    assert_int_equal(run(sum, corr1, active, 1, 8, N, 1, &s, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.message, want);
+    assert_int_equal(err.param, TCO_P_PARAMS_ACTIVE);
     free(sum);
     scen_free(&s);
 }
