@@ -152,11 +152,13 @@ static const char *decimal(char *buf, size_t cap, double v, int places)
     return buf;
 }
 
-/* Days since 1970-01-01 to a date (Hinnant's civil_from_days). */
+/* Days since 1970-01-01 to a date (Hinnant's civil_from_days), for days
+ * from 1970 on (times before it are refused): z below is never negative,
+ * so the era is a plain quotient. */
 static void civil(int64_t z, int *y, unsigned *m, unsigned *d)
 {
     z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t era = z / 146097;
     unsigned doe = (unsigned)(z - era * 146097);
     unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
     unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
