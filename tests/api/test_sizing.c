@@ -595,6 +595,137 @@ static void test_mfu_closed_form(void **state)
     scen_free(&s);
 }
 
+/* The frozen scenario's estimate at mfu m under class cls (-1: as set). */
+static tco_estimate priced_at_mfu(const scen *s, double m, int cls)
+{
+    tco_topology *t;
+    tco_workload *w;
+    assert_int_equal(tco_topology_clone(&t, s->t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_clone(&w, s->w, NULL), TCO_OK);
+    class_shares(t, cls);
+    assert_int_equal(tco_workload_set(w, TCO_P_MFU, m, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(w, NULL), TCO_OK);
+    tco_estimate e = { .size = sizeof e };
+    assert_int_equal(tco_estimate_compute(&e, t, w, s->p, NULL), TCO_OK);
+    tco_topology_free(t);
+    tco_workload_free(w);
+    return e;
+}
+
+/* The mfu with a deadline and a budget, on demand the only class (as in
+ * test_both_on_demand_alone): the total falls as the mfu rises (the run
+ * is shorter), so (a) a budget the deadline's mfu meets is met there,
+ * (b) one only a higher mfu meets raises it to where the total is the
+ * budget, (c) one even mfu = 1 misses leaves the deadline met at mfu 1.
+ * And the other end: deadlines and budgets so loose that the least mfu,
+ * 0.001, meets them (hand_wall_h(1024, 0.001) = 235,096 h, 9,796 days). */
+static void test_mfu_deadline_and_budget(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    no_failures(&s);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    scen_freeze(&s);
+    double m20 = FLOPS / (1024 * H100_PEAK * 3600 * (1 - STALL) * 20 * 24); /* test_mfu_closed_form's 0.4898 */
+    double t20 = priced_at_mfu(&s, m20, TCO_CLASS_ON_DEMAND).total;
+    double t1 = priced_at_mfu(&s, 1, TCO_CLASS_ON_DEMAND).total;
+    assert_true(t1 < t20);
+
+    tco_target g = target_of(TCO_SOLVE_MFU, 20, t20 * 1.01, 0);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_int_equal(r.price_class, TCO_CLASS_ON_DEMAND);
+    assert_rel(r.mfu, m20, 2e-9);
+    assert_true(r.wall_days <= 20 && r.total <= g.budget);
+
+    g.budget = (t1 + t20) / 2;
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.mfu > m20 * 1.01 && r.mfu < 1);
+    assert_true(r.total <= g.budget);
+    assert_rel(r.total, g.budget, 1e-8);
+    assert_rel(r.total, priced_at_mfu(&s, r.mfu, TCO_CLASS_ON_DEMAND).total, 1e-12);
+
+    g.budget = t1 * 0.99;
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_true(r.mfu == 1);
+    assert_rel(r.total, t1, 1e-12);
+    assert_rel(r.closest_total, t1, 1e-12);
+    assert_rel(r.closest_wall_days, hand_wall_h(1024, 1) / 24, 1e-12);
+
+    /* the least mfu meets 20,000 days, and any budget above its total */
+    double t_least = priced_at_mfu(&s, 0.001, -1).total;
+    g = target_of(TCO_SOLVE_MFU, 20000, 0, 0);
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.mfu == 0.001);
+    assert_rel(r.wall_days, hand_wall_h(1024, 0.001) / 24, 1e-12);
+    g = target_of(TCO_SOLVE_MFU, 0, t_least * 1.01, 0);
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.mfu == 0.001);
+    assert_rel(r.total, t_least, 1e-12);
+    scen_free(&s);
+}
+
+/* A batch of 16 sequences (batch_tokens 65,536 of seq_len 4,096, one a
+ * micro-batch) runs on at most 16 data-parallel groups: 16 x TP 8 x PP 4
+ * = 512 accelerators. Past that every size is refused, so the searches
+ * meet refusals inside the grid (sizes 32 x 17 to 32 x 32), not only at
+ * its end. With failures off the wall time falls with n up to 512:
+ * (a) 40 days (626.94 needed, test_deadline_by_hand) is out of reach and
+ * 512 the fastest; (b) a deadline between the hand wall times at 288 and
+ * 320 is met at 320; (c) on the cluster as given the total falls with n
+ * too (it is held while the job runs), so a budget just above the total
+ * at 512 is met there and one just below by nothing, 512 the closest. */
+static void test_batch_limits_the_grid(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    no_failures(&s);
+    SW(&s, TCO_P_BATCH_TOKENS, 65536);
+    SW(&s, TCO_P_SEQ_LEN, 4096);
+    SW(&s, TCO_P_MICRO_BATCH_SEQUENCES, 1);
+    SW(&s, TCO_P_JOB_ACCELERATORS, 512); /* the scenario as given must run */
+    scen_freeze(&s);
+    tco_estimate e;
+    assert_int_equal(priced_at(&e, &s, 512, 1024, -1), TCO_OK);
+    assert_int_equal(priced_at(&e, &s, 544, 1024, -1), TCO_E_INCONSISTENT);
+
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 40, 0, 0);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_true(r.accelerators == 512);
+    assert_rel(r.closest_wall_days, hand_wall_h(512, MFU) / 24, 1e-12);
+
+    g.deadline_days = (hand_wall_h(288, MFU) + hand_wall_h(320, MFU)) / 2 / 24;
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.accelerators == 320);
+    assert_rel(r.wall_days, hand_wall_h(320, MFU) / 24, 1e-12);
+
+    double t512 = total_at(&s, 512, 1024, -1);
+    assert_true(total_at(&s, 480, 1024, -1) > t512);
+    g = target_of(TCO_SOLVE_ACCELERATORS, 0, t512 * 1.001, 0);
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.accelerators == 512);
+    g.budget = t512 * 0.999;
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_true(r.accelerators == 512);
+    assert_rel(r.closest_total, t512, 1e-12);
+    scen_free(&s);
+}
+
 /* ---- errors ----------------------------------------------------------- */
 
 static void refused(const scen *s, const tco_target *g, int code, const char *name)
@@ -757,6 +888,8 @@ int main(void)
         cmocka_unit_test(test_both_cheapest_class),
         cmocka_unit_test(test_both_on_demand_alone),
         cmocka_unit_test(test_mfu_closed_form),
+        cmocka_unit_test(test_mfu_deadline_and_budget),
+        cmocka_unit_test(test_batch_limits_the_grid),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_sizes_and_allocation),
     };
