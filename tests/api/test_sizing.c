@@ -726,6 +726,77 @@ static void test_batch_limits_the_grid(void **state)
     scen_free(&s);
 }
 
+/* A class in which nothing runs is left out of the choice: spot at 10
+ * reclaims a node-hour, cheap but failing every 1 / (10 x 4 nodes) =
+ * 0.025 h at the smallest size, against a checkpoint of 70e9 x 14 B
+ * written at 1 GB/s, the job paused: 980 s, 0.27 h. The run never
+ * finishes (the estimate refuses it at every size), so reserved, the cheapest
+ * class that runs (no capex: no owned), is chosen, its answer the one
+ * class_answer prices, and the closest figures are of the classes that
+ * run. */
+static void test_both_class_refused(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 0.5);
+    SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 10);
+    SW(&s, TCO_P_CHECKPOINT_ASYNC, 0);
+    SW(&s, TCO_P_CHECKPOINT_WRITE_GBPS, 1);
+    scen_freeze(&s);
+    tco_estimate e;
+    assert_int_equal(priced_at(&e, &s, 32, 1024, TCO_CLASS_SPOT), TCO_E_INCONSISTENT);
+    const double days = 30;
+    tco_sizing want = class_answer(&s, TCO_CLASS_RESERVED, days);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, days, 1e12, 0);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_int_equal(r.price_class, TCO_CLASS_RESERVED);
+    assert_true(r.accelerators == want.accelerators);
+    assert_rel(r.total, want.total, 1e-12);
+    /* 2 days: met by no class; the closest are on demand's and reserved's */
+    g.deadline_days = 2;
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_rel(r.closest_wall_days * 24, wall_at(&s, 1024, 1024, TCO_CLASS_RESERVED), 1e-12);
+    assert_rel(r.closest_total, total_at(&s, 1024, 1024, TCO_CLASS_RESERVED), 1e-12);
+    scen_free(&s);
+}
+
+/* No job of whole nodes near the workload's own runs: 3 sites need 3
+ * data-parallel groups at least, so 8 accelerators (2 groups of TP 4) are
+ * refused; a batch of 3 sequences holds no micro-batch for a fourth
+ * group, so 16 are refused too. The workload's 12 run, but are half a
+ * node: the sizing names the refusal at 16. */
+static void test_no_grid_near_the_job(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_SITES, 3);
+    SW(&s, TCO_P_TENSOR_PARALLEL, 4);
+    SW(&s, TCO_P_PIPELINE_PARALLEL, 1);
+    SW(&s, TCO_P_PARAMS_TOTAL, 1e9);
+    SW(&s, TCO_P_JOB_ACCELERATORS, 12);
+    SW(&s, TCO_P_BATCH_TOKENS, 3 * 4096);
+    SW(&s, TCO_P_SEQ_LEN, 4096);
+    SW(&s, TCO_P_MICRO_BATCH_SEQUENCES, 1);
+    scen_freeze(&s);
+    tco_estimate e;
+    assert_int_equal(priced_at(&e, &s, 12, 1024, -1), TCO_OK);
+    assert_int_equal(priced_at(&e, &s, 8, 1024, -1), TCO_E_INCONSISTENT);
+    assert_int_equal(priced_at(&e, &s, 16, 1024, -1), TCO_E_INCONSISTENT);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 30, 0, 0);
+    tco_sizing r = { .size = sizeof r };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_size(&r, &g, s.t, s.w, s.p, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "micro_batch_sequences");
+    assert_non_null(strstr(err.message, "no job of whole nodes near the workload's runs within the limits: batch_tokens"));
+    scen_free(&s);
+}
+
 /* ---- errors ----------------------------------------------------------- */
 
 static void refused(const scen *s, const tco_target *g, int code, const char *name)
@@ -890,6 +961,8 @@ int main(void)
         cmocka_unit_test(test_mfu_closed_form),
         cmocka_unit_test(test_mfu_deadline_and_budget),
         cmocka_unit_test(test_batch_limits_the_grid),
+        cmocka_unit_test(test_both_class_refused),
+        cmocka_unit_test(test_no_grid_near_the_job),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_sizes_and_allocation),
     };
