@@ -102,7 +102,7 @@ size_t tco__utf8_invalid_at(const unsigned char *s, size_t n);
 
 /* ---- the accelerator catalogue (catalogue.c) --------------------------- */
 
-/* Catalogue lookup by id; NULL if unknown. */
+/* The row of a checked accelerator_model id: the catalogue's, or custom. */
 const tco_accelerator *tco__catalogue_find(int32_t id);
 /* The accelerator choices in tco_accelerator_at's order ("custom" first):
  * how many, and row i. */
