@@ -1327,6 +1327,33 @@ static void test_never_finishes(void **state)
     scen_free(&s);
 }
 
+/* Layouts the job's own size decides (the workload's job is the whole
+ * cluster: 1,024 over tensor 8 x pipeline 4 = 32 data-parallel groups):
+ * expert_parallel 3 (of a mixture of experts) does not divide 32;
+ * data_parallel 16 is not 32; and
+ * with zero_stage 3 a model of 1e13 parameters holds 1e13 x 16 B / 32 /
+ * 32 = 1.56e11 B a accelerator, past the H100's 80 GB, which tensor
+ * parallelism would cut further (ZeRO has nothing left to shard). */
+static void test_layout_refusals(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    SW(&s, TCO_P_PARAMS_ACTIVE, 1e10); /* experts to split: a mixture */
+    SW(&s, TCO_P_EXPERT_PARALLEL, 3);
+    expect_error(&s, TCO_E_INCONSISTENT, TCO_P_EXPERT_PARALLEL, "expert_parallel");
+    scen_free(&s);
+    scen_new(&s);
+    SW(&s, TCO_P_DATA_PARALLEL, 16);
+    expect_error(&s, TCO_E_INCONSISTENT, TCO_P_DATA_PARALLEL, "data_parallel");
+    scen_free(&s);
+    scen_new(&s);
+    SW(&s, TCO_P_PARAMS_TOTAL, 1e13);
+    SW(&s, TCO_P_ZERO_STAGE, 3);
+    expect_error(&s, TCO_E_INCONSISTENT, TCO_P_TENSOR_PARALLEL, "tensor_parallel");
+    scen_free(&s);
+}
+
 /* Unfrozen handles, NULLs and short sizes are refused, output untouched. */
 static void test_argument_errors(void **state)
 {
@@ -1381,6 +1408,7 @@ int main(void)
         cmocka_unit_test(test_indirect),
         cmocka_unit_test(test_storage_and_logging),
         cmocka_unit_test(test_data_pipeline_bytes),
+        cmocka_unit_test(test_layout_refusals),
         cmocka_unit_test(test_inter_site_traffic),
         cmocka_unit_test(test_unit_economics),
         cmocka_unit_test(test_total_is_sum),
