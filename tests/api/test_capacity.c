@@ -355,6 +355,37 @@ static void test_split_long_matches_sort(void **state)
     free(sorted);
 }
 
+/* A long series (past the 1 Mi points held whole) whose baseline lies in
+ * a tie at the upper bound of the gather: 2^21 points, the first 765,460
+ * (36.5 %) of 0 and the rest of 1. The baseline is the point with
+ * floor(0.625 n) = 1,310,720 above it, index 786,431 of the sorted
+ * series (37.5 %): a 1, past every 0. A bad value anywhere in such a
+ * series is named, as in a short one. */
+static void test_split_long_ties_and_refusals(void **state)
+{
+    (void)state;
+    size_t n = (size_t)1 << 21, zeros = (size_t)floor(0.365 * (double)n);
+    assert_int_equal(zeros, 765460);
+    double *d = malloc(n * sizeof *d);
+    assert_non_null(d);
+    for (size_t i = 0; i < n; i++)
+        d[i] = i < zeros ? 0 : 1;
+    scen s;
+    split_scen(&s, 0);
+    tco_split x = { .size = sizeof x };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_OK);
+    assert_true(x.baseline == 1);
+    d[1234567] = -1;
+    assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "demand[1234567] = -1"));
+    d[1234567] = NAN;
+    assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "demand[1234567]"));
+    scen_free(&s);
+    free(d);
+}
+
 /* ---- bad input ----------------------------------------------------------- */
 
 static void test_bad_series(void **state)
@@ -540,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_split_long_matches_sort),
         cmocka_unit_test(test_bad_series),
         cmocka_unit_test(test_split_refusals),
+        cmocka_unit_test(test_split_long_ties_and_refusals),
         cmocka_unit_test(test_split_floor_without_ties),
         cmocka_unit_test(test_split_zero_baseline),
         cmocka_unit_test(test_stats_check_every_lane),
