@@ -322,6 +322,14 @@ static void test_messages_tell_the_value_apart(void **state)
     assert_int_equal(tco_workload_set(w, TCO_P_LAYERS, 80.0000001, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "layers = 80.0000000999"));
     tco_workload_free(w);
+    /* a bound with a unit says it; a count or a share has none */
+    tco_topology *t;
+    assert_int_equal(tco_topology_new(&t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_set(t, TCO_P_NODE_MTBF_HOURS, 0.5, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "node_mtbf_hours = 0.5 is out of range: allowed 1 to 1e+09 h ("));
+    assert_int_equal(tco_topology_set(t, TCO_P_ACCELERATORS, 0, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "accelerators = 0 is out of range: allowed 1 to 1e+07 ("));
+    tco_topology_free(t);
 }
 
 int main(void)
