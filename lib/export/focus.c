@@ -8,7 +8,6 @@
  * written without printf's locale: money from integer cents, quantities
  * and unit prices with a '.' whatever LC_NUMERIC says. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,16 +94,6 @@ static void puts_(out *o, const char *s)
     put(o, s, strlen(s));
 }
 
-static void printf_(out *o, const char *fmt, ...)
-{
-    char buf[128];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    put(o, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
 /* A CSV field: quoted when it holds a comma, a quote or a line break. */
 static void field(out *o, const char *s)
 {
@@ -133,8 +122,8 @@ static const char *money(char *buf, size_t cap, int64_t c)
     return buf;
 }
 
-/* A decimal with up to places digits after the point, at least one, and
- * a '.' whatever the locale. */
+/* A decimal with up to places (1 or more: printf writes a separator)
+ * digits after the point, at least one, and a '.' whatever the locale. */
 static const char *decimal(char *buf, size_t cap, double v, int places)
 {
     snprintf(buf, cap, "%.*f", places, v);
@@ -142,8 +131,6 @@ static const char *decimal(char *buf, size_t cap, double v, int places)
     for (char *q = buf; *q; q++)
         if (!(*q >= '0' && *q <= '9') && *q != '-')
             *q = '.', point = q;
-    if (!point)
-        return buf;
     char *end = buf + strlen(buf) - 1;
     while (end > point + 1 && *end == '0')
         *end-- = '\0';
@@ -196,7 +183,9 @@ static void json_text(out *o, const char *s)
             char e[2] = { '\\', (char)c };
             put(o, e, 2);
         } else if (c < 0x20) {
-            printf_(o, "\\u%04x", c);
+            char e[7];
+            snprintf(e, sizeof e, "\\u%04x", c);
+            put(o, e, 6);
         } else {
             put(o, q, 1);
         }
