@@ -672,57 +672,89 @@ static void test_mfu_deadline_and_budget(void **state)
     assert_int_equal(r.feasible, 1);
     assert_true(r.mfu == 0.001);
     assert_rel(r.total, t_least, 1e-12);
+    /* a budget below the total at mfu 1 alone: missed there, the closest */
+    g = target_of(TCO_SOLVE_MFU, 0, t1 * 0.99, 0);
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_true(r.mfu == 1);
+    assert_rel(r.closest_total, t1, 1e-12);
     scen_free(&s);
 }
 
-/* A batch of 16 sequences (batch_tokens 65,536 of seq_len 4,096, one a
- * micro-batch) runs on at most 16 data-parallel groups: 16 x TP 8 x PP 4
- * = 512 accelerators. Past that every size is refused, so the searches
- * meet refusals inside the grid (sizes 32 x 17 to 32 x 32), not only at
- * its end. With failures off the wall time falls with n up to 512:
- * (a) 40 days (626.94 needed, test_deadline_by_hand) is out of reach and
- * 512 the fastest; (b) a deadline between the hand wall times at 288 and
- * 320 is met at 320; (c) on the cluster as given the total falls with n
- * too (it is held while the job runs), so a budget just above the total
- * at 512 is met there and one just below by nothing, 512 the closest. */
+/* A batch of 12 sequences (batch_tokens 49,152 of seq_len 4,096, one a
+ * micro-batch) runs on at most 12 data-parallel groups: 12 x TP 8 x PP 4
+ * = 384 accelerators. Past that every size is refused, so the searches
+ * meet refusals inside the grid (sizes 32 x 13 to 32 x 32, and the
+ * raised cluster's 32 x 33 to 32 x 64 up to target.max_accelerators
+ * 2,048), not only at its end. With failures off the wall time falls
+ * with n up to 384: (a) 40 days (626.94 needed, test_deadline_by_hand)
+ * is out of reach and 384 the fastest; (b) a deadline between the hand
+ * wall times at 288 and 320 is met at 320; (c) on the cluster as given
+ * the total falls with n too (it is held while the job runs), so a
+ * budget just above the total at 384 is met there and one just below by
+ * nothing, 384 the closest. */
 static void test_batch_limits_the_grid(void **state)
 {
     (void)state;
     scen s;
     scen_new(&s);
     no_failures(&s);
-    SW(&s, TCO_P_BATCH_TOKENS, 65536);
+    SW(&s, TCO_P_BATCH_TOKENS, 12 * 4096);
     SW(&s, TCO_P_SEQ_LEN, 4096);
     SW(&s, TCO_P_MICRO_BATCH_SEQUENCES, 1);
-    SW(&s, TCO_P_JOB_ACCELERATORS, 512); /* the scenario as given must run */
+    SW(&s, TCO_P_JOB_ACCELERATORS, 384); /* the scenario as given must run */
     scen_freeze(&s);
     tco_estimate e;
-    assert_int_equal(priced_at(&e, &s, 512, 1024, -1), TCO_OK);
-    assert_int_equal(priced_at(&e, &s, 544, 1024, -1), TCO_E_INCONSISTENT);
+    assert_int_equal(priced_at(&e, &s, 384, 1024, -1), TCO_OK);
+    assert_int_equal(priced_at(&e, &s, 416, 1024, -1), TCO_E_INCONSISTENT);
 
+    for (int raised = 0; raised < 2; raised++) {
+        double most = raised ? 2048 : 0;
+        tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 40, 0, most);
+        tco_sizing r = sized(&s, &g);
+        assert_int_equal(r.feasible, 0);
+        assert_true(r.accelerators == 384);
+        assert_rel(r.closest_wall_days, hand_wall_h(384, MFU) / 24, 1e-12);
+
+        g.deadline_days = (hand_wall_h(288, MFU) + hand_wall_h(320, MFU)) / 2 / 24;
+        r = sized(&s, &g);
+        assert_int_equal(r.feasible, 1);
+        assert_true(r.accelerators == 320);
+        assert_rel(r.wall_days, hand_wall_h(320, MFU) / 24, 1e-12);
+
+        double t384 = total_at(&s, 384, 1024, -1);
+        assert_true(total_at(&s, 352, 1024, -1) > t384);
+        g = target_of(TCO_SOLVE_ACCELERATORS, 0, t384 * 1.001, most);
+        r = sized(&s, &g);
+        assert_int_equal(r.feasible, 1);
+        assert_true(r.accelerators == 384);
+        g.budget = t384 * 0.999;
+        r = sized(&s, &g);
+        assert_int_equal(r.feasible, 0);
+        assert_true(r.accelerators == 384);
+        assert_rel(r.closest_total, t384, 1e-12);
+    }
+    scen_free(&s);
+}
+
+/* Time from achieved_flops_per_accelerator = 3e14 rather than mfu: the
+ * 40 days need F / (3e14 x 3,600 x 0.98 x 960) = 826.72 accelerators,
+ * 832 on the step of 32, and the answer's mfu is the one achieved,
+ * 3e14 / 989e12 = 0.30333670, not the workload's 0.4. */
+static void test_time_from_achieved_flops(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    no_failures(&s);
+    SW(&s, TCO_P_ACHIEVED_FLOPS_PER_ACCELERATOR, 3e14);
+    scen_freeze(&s);
     tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 40, 0, 0);
     tco_sizing r = sized(&s, &g);
-    assert_int_equal(r.feasible, 0);
-    assert_true(r.accelerators == 512);
-    assert_rel(r.closest_wall_days, hand_wall_h(512, MFU) / 24, 1e-12);
-
-    g.deadline_days = (hand_wall_h(288, MFU) + hand_wall_h(320, MFU)) / 2 / 24;
-    r = sized(&s, &g);
     assert_int_equal(r.feasible, 1);
-    assert_true(r.accelerators == 320);
-    assert_rel(r.wall_days, hand_wall_h(320, MFU) / 24, 1e-12);
-
-    double t512 = total_at(&s, 512, 1024, -1);
-    assert_true(total_at(&s, 480, 1024, -1) > t512);
-    g = target_of(TCO_SOLVE_ACCELERATORS, 0, t512 * 1.001, 0);
-    r = sized(&s, &g);
-    assert_int_equal(r.feasible, 1);
-    assert_true(r.accelerators == 512);
-    g.budget = t512 * 0.999;
-    r = sized(&s, &g);
-    assert_int_equal(r.feasible, 0);
-    assert_true(r.accelerators == 512);
-    assert_rel(r.closest_total, t512, 1e-12);
+    assert_true(r.accelerators == 832);
+    assert_rel(r.mfu, 3e14 / H100_PEAK, 1e-12);
+    assert_rel(r.wall_days, FLOPS / (832 * 3e14 * 3600) / (1 - STALL) / 24, 1e-12);
     scen_free(&s);
 }
 
@@ -902,6 +934,16 @@ static void test_bad_inputs(void **state)
     tco_target m = target_of(TCO_SOLVE_MFU, 30, 0, 0);
     refused(&s, &m, TCO_E_INCONSISTENT, "hfu");
     scen_free(&s);
+    scen_new(&s);
+    SW(&s, TCO_P_ACHIEVED_FLOPS_PER_ACCELERATOR, 3e14);
+    scen_freeze(&s);
+    refused(&s, &m, TCO_E_INCONSISTENT, "achieved_flops_per_accelerator");
+    scen_free(&s);
+    scen_new(&s);
+    SW(&s, TCO_P_RUN_ACCELERATOR_HOURS, 1e6);
+    scen_freeze(&s);
+    refused(&s, &m, TCO_E_INCONSISTENT, "run_accelerator_hours");
+    scen_free(&s);
 
     /* a cluster smaller than one step of the grid: whole nodes of 8 that
      * TP 4 x PP 3 divides are multiples of 24; 16 holds none */
@@ -963,6 +1005,7 @@ int main(void)
         cmocka_unit_test(test_batch_limits_the_grid),
         cmocka_unit_test(test_both_class_refused),
         cmocka_unit_test(test_no_grid_near_the_job),
+        cmocka_unit_test(test_time_from_achieved_flops),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_sizes_and_allocation),
     };
