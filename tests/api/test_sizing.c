@@ -758,6 +758,70 @@ static void test_time_from_achieved_flops(void **state)
     scen_free(&s);
 }
 
+/* A list price dearer than the rate the table gives is no class: on
+ * demand at 2, reserved at H100's list price (AWS p5.48xlarge over 8,
+ * 31.464 / 8 = 3.933: test_split_spot), no spot, no capex: the joint
+ * search answers on demand, as class_answer prices it. */
+static void test_both_dearer_list_price_left_out(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 2);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, -1);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    ST(&s, TCO_P_RESERVED_SHARE, 0);
+    scen_freeze(&s);
+    /* asked for alone, that rate is refused as dearer */
+    double rate;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_rate(&rate, TCO_P_RESERVED_PER_ACCEL_HOUR, s.t, s.p, &err), TCO_E_INCONSISTENT);
+    assert_non_null(strstr(err.message, "reserved_per_accel_hour = 3.933 is above on_demand_per_accel_hour = 2"));
+    const double days = 30;
+    tco_sizing want = class_answer(&s, TCO_CLASS_ON_DEMAND, days);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, days, 1e12, 0);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_int_equal(r.price_class, TCO_CLASS_ON_DEMAND);
+    assert_true(r.accelerators == want.accelerators);
+    assert_rel(r.total, want.total, 1e-12);
+    scen_free(&s);
+}
+
+/* A limit whose whole grid is below what runs: 4 sites need 4 data-
+ * parallel groups, and target.max_accelerators = 96 allows 3 (96 / 32);
+ * the workload's own job, 1,024, is past the limit, so the nearest size
+ * is the limit's, refused for the sites, and so named. */
+static void test_limit_below_what_runs(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_SITES, 4);
+    scen_freeze(&s);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 30, 0, 96);
+    tco_sizing r = { .size = sizeof r };
+    tco_error err = TCO_ERROR_INIT, want = TCO_ERROR_INIT;
+    tco_estimate e;
+    assert_int_equal(priced_at(&e, &s, 96, 1024, -1), TCO_E_INCONSISTENT);
+    {
+        tco_workload *w;
+        assert_int_equal(tco_workload_clone(&w, s.w, NULL), TCO_OK);
+        assert_int_equal(tco_workload_set(w, TCO_P_JOB_ACCELERATORS, 96, NULL), TCO_OK);
+        assert_int_equal(tco_workload_freeze(w, NULL), TCO_OK);
+        e.size = sizeof e;
+        assert_int_equal(tco_estimate_compute(&e, s.t, w, s.p, &want), TCO_E_INCONSISTENT);
+        tco_workload_free(w);
+    }
+    assert_int_equal(tco_size(&r, &g, s.t, s.w, s.p, &err), want.code);
+    assert_string_equal(err.param_name, want.param_name);
+    assert_non_null(strstr(err.message, "no job of whole nodes near the workload's runs within the limits: "));
+    assert_non_null(strstr(err.message, want.message));
+    scen_free(&s);
+}
+
 /* A class in which nothing runs is left out of the choice: spot at 10
  * reclaims a node-hour, cheap but failing every 1 / (10 x 4 nodes) =
  * 0.025 h at the smallest size, against a checkpoint of 70e9 x 14 B
@@ -1006,6 +1070,8 @@ int main(void)
         cmocka_unit_test(test_both_class_refused),
         cmocka_unit_test(test_no_grid_near_the_job),
         cmocka_unit_test(test_time_from_achieved_flops),
+        cmocka_unit_test(test_limit_below_what_runs),
+        cmocka_unit_test(test_both_dearer_list_price_left_out),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_sizes_and_allocation),
     };
