@@ -890,6 +890,21 @@ static void test_no_grid_near_the_job(void **state)
     assert_int_equal(tco_size(&r, &g, s.t, s.w, s.p, &err), TCO_E_INCONSISTENT);
     assert_string_equal(err.param_name, "micro_batch_sequences");
     assert_non_null(strstr(err.message, "no job of whole nodes near the workload's runs within the limits: batch_tokens"));
+    /* with the default batch 16 runs: the search starts there, and its
+     * answer meets the deadline where a node fewer does not */
+    tco_workload *w;
+    assert_int_equal(tco_workload_clone(&w, s.w, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_BATCH_TOKENS, 4e6, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(w, NULL), TCO_OK);
+    tco_workload_free(s.w);
+    s.w = w;
+    g.deadline_days = 400;
+    tco_sizing ok = sized(&s, &g);
+    assert_int_equal(ok.feasible, 1);
+    assert_true(ok.accelerators >= 16 && fmod(ok.accelerators, 8) == 0);
+    assert_true(wall_at(&s, ok.accelerators, 1024, -1) <= 400 * 24);
+    if (ok.accelerators > 16)
+        assert_true(wall_at(&s, ok.accelerators - 8, 1024, -1) > 400 * 24);
     scen_free(&s);
 }
 
