@@ -639,13 +639,14 @@ static double rank_pearson(const double *rx, const double *ry, size_t n)
 static size_t first_not_finite(const double *x, size_t stride, size_t n)
 {
     int bad = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) /* branch-free: a filter, the search below decides */
         bad |= !(x[i * stride] >= -DBL_MAX && x[i * stride] <= DBL_MAX);
     if (!bad)
         return n;
-    for (size_t i = 0;; i++)
-        if (!isfinite(x[i * stride]))
-            return i;
+    size_t i = 0;
+    while (i < n && isfinite(x[i * stride]))
+        i++;
+    return i;
 }
 
 int tco_rank_correlation(double *out, const double *x, size_t x_stride, const double *y, size_t y_stride, size_t n,

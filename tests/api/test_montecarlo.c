@@ -4,6 +4,7 @@
  * inputs refused by index, summaries and rank correlations against hand-
  * worked values, and whole runs the same on 1, 2 and 3 threads and the same
  * as the public pieces (draw, sweep, summarise, rank) put together. */
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -429,6 +430,20 @@ static void test_bad_inputs_refused(void **state)
     assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 0, NULL), TCO_OK); /* nothing asked */
     in.size = 4096;
     assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 4, NULL), TCO_E_SIZE);
+    {
+        /* the largest size an input struct may declare, 1 KiB, its tail zero */
+        union {
+            tco_uncertain u;
+            unsigned char b[1024];
+        } at_max;
+        memset(&at_max, 0, sizeof at_max);
+        at_max.u = U(TCO_P_PUE, TCO_DIST_UNIFORM, 1.1, 1.2, 0, 0, 0);
+        at_max.u.size = 1024;
+        assert_int_equal(tco_monte_carlo_draw(v, &at_max.u, 1, 1, 0, 4, &err), TCO_OK);
+        assert_true(v[0] >= 1.1 && v[0] <= 1.2);
+        at_max.u.size = 1032;
+        assert_int_equal(tco_monte_carlo_draw(v, &at_max.u, 1, 1, 0, 4, &err), TCO_E_SIZE);
+    }
     in.size = sizeof in + 4; /* the array's stride: whole doubles only */
     assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 4, &err), TCO_E_SIZE);
     assert_non_null(strstr(err.message, "a multiple of 8"));
@@ -636,6 +651,13 @@ static void test_rank_correlation_hand_worked(void **state)
     /* strided, and -0 tied with +0: x = 0 -0 1, y = 1 2 3: ranks 1.5 1.5 3 */
     const double xs[6] = { 0, 9, -0.0, 9, 1, 9 }, ys[3] = { 1, 2, 3 };
     assert_rel(rho(xs, 2, ys, 1, 3), 1.5 / sqrt(1.5 * 2), 1e-15);
+    /* what the stride steps over is never read, NaN or not; the largest
+     * finite values of either sign are values like any other */
+    const double gaps[6] = { 0, NAN, -0.0, INFINITY, 1, NAN };
+    assert_rel(rho(gaps, 2, ys, 1, 3), 1.5 / sqrt(1.5 * 2), 1e-15);
+    const double ends[3] = { -DBL_MAX, 0, DBL_MAX };
+    assert_true(rho(ends, 1, ys, 1, 3) == 1);
+    assert_true(rho(ys, 1, ends, 1, 3) == 1);
     /* no spread: 0 (undefined, reported as no association) */
     const double flat[4] = { 7, 7, 7, 7 }, any[4] = { 1, 4, 2, 3 };
     assert_true(rho(flat, 1, any, 1, 4) == 0);
@@ -969,6 +991,14 @@ static void test_run_arguments(void **state)
     tco_error err = TCO_ERROR_INIT;
     assert_int_equal(run(sum, &corr, &bad, 1, 1, 10, 1, &s, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "inputs[0]"));
+    /* samples whose series (each a double) cannot fit the address space:
+     * no memory, said before any allocation is tried (2^61 samples of a
+     * double are 2^64 bytes a series: a product that wraps to 0) */
+    memset(sum, 0x5a, S * sizeof *sum);
+    corr = 42;
+    assert_int_equal(run(sum, &corr, &in, 1, 1, SIZE_MAX / 16, 1, &s, &err), TCO_E_NOMEM);
+    assert_int_equal(run(sum, NULL, NULL, 0, 1, (size_t)1 << 61, 1, &s, &err), TCO_E_NOMEM);
+    assert_true(corr == 42 && ((unsigned char *)sum)[0] == 0x5a);
 
     /* no input: every sample is the estimate; larger summaries are zeroed
      * past what this version fills */

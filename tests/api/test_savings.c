@@ -456,6 +456,28 @@ static void test_smaller_baseline(void **state)
     assert_rel(o.total_after, 80, 1e-15); /* 20 accelerator-hours at 4 */
     assert_int_equal(o.verdict, TCO_VERDICT_NO_SAVING);
     assert_rel(o.side_effect, 0.25 * (11 - 9), 1e-15);
+
+    /* the five hours repeated 60 times, 300 points (past one block of
+     * 256): the same optimum (the 113th smallest of 60 each of 1, 2, 3,
+     * 6, 8 is 2) and every figure 60 times the five hours': 4,980 before,
+     * 4,140 after, a saving of 840; 60 x 7 more acquired, 105
+     * accelerator-hours of waiting, 1,050 at 10 (flagged) */
+    double *long_run = malloc(300 * sizeof *long_run);
+    assert_non_null(long_run);
+    for (int i = 0; i < 300; i++)
+        long_run[i] = hourly[i % 5];
+    q = baseline_cut(6, 2);
+    q.demand = long_run;
+    q.n = 300;
+    q.wait_cost_per_accelerator_hour = 10;
+    o = weigh(&s, &q);
+    assert_rel(o.total_before, 4980, 1e-14);
+    assert_rel(o.total_after, 4140, 1e-14);
+    assert_rel(o.saving, 840, 1e-13);
+    assert_rel(o.side_effect, 105, 1e-14);
+    assert_rel(o.side_effect_cost, 1050, 1e-14);
+    assert_int_equal(o.verdict, TCO_VERDICT_FLAGGED);
+    free(long_run);
     scen_free(&s);
 }
 

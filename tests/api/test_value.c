@@ -276,6 +276,29 @@ static void loss_per_cost_hand_worked(void **state)
     assert_rel(g.flops_b, 8.4e23, 1e-12);
     assert_int_equal(g.flops_ratio_defined, 1);
     assert_rel(g.loss_per_exaflop, 0.031626082423693802 / 4.2e5, 1e-12);
+    /* the FLOPs are all runs': a run twice, b three times: 2 x 4.2e23 =
+     * 8.4e23 against 3 x 8.4e23 = 2.52e24, 1.68e6 EFLOP more (the loss
+     * is one run's) */
+    {
+        scen a2, b3;
+        scen_defaults(&a2);
+        SW(&a2, TCO_P_PARAMS_TOTAL, 70e9);
+        SW(&a2, TCO_P_TOKENS, 1e12);
+        SW(&a2, TCO_P_RUNS, 2);
+        scen_freeze(&a2);
+        scen_defaults(&b3);
+        SW(&b3, TCO_P_PARAMS_TOTAL, 70e9);
+        SW(&b3, TCO_P_TOKENS, 2e12);
+        SW(&b3, TCO_P_RUNS, 3);
+        scen_freeze(&b3);
+        tco_loss_gain m = { .size = sizeof m };
+        assert_int_equal(tco_loss_per_cost(&m, NULL, a2.t, a2.w, a2.p, b3.t, b3.w, b3.p, NULL), TCO_OK);
+        assert_rel(m.flops_a, 8.4e23, 1e-12);
+        assert_rel(m.flops_b, 2.52e24, 1e-12);
+        assert_rel(m.loss_per_exaflop, 0.031626082423693802 / 1.68e6, 1e-12);
+        scen_free(&a2);
+        scen_free(&b3);
+    }
 
     /* b against a: the same figures, signs turned */
     tco_loss_gain r = { .size = sizeof r };
