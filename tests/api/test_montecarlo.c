@@ -655,6 +655,15 @@ static void test_rank_correlation_hand_worked(void **state)
      * finite values of either sign are values like any other */
     const double gaps[6] = { 0, NAN, -0.0, INFINITY, 1, NAN };
     assert_rel(rho(gaps, 2, ys, 1, 3), 1.5 / sqrt(1.5 * 2), 1e-15);
+    /* and an infinity of either sign where the stride lands is refused */
+    for (int sign = -1; sign <= 1; sign += 2) {
+        const double inf_at[6] = { 0, 9, sign * INFINITY, 9, 1, 9 };
+        double r = 99;
+        tco_error err = TCO_ERROR_INIT;
+        assert_int_equal(tco_rank_correlation(&r, inf_at, 2, ys, 1, 3, &err), TCO_E_NOT_FINITE);
+        assert_non_null(strstr(err.message, sign < 0 ? "pair 1: x[2] = -inf" : "pair 1: x[2] = inf"));
+        assert_true(r == 99);
+    }
     const double ends[3] = { -DBL_MAX, 0, DBL_MAX };
     assert_true(rho(ends, 1, ys, 1, 3) == 1);
     assert_true(rho(ys, 1, ends, 1, 3) == 1);
