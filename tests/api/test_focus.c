@@ -313,8 +313,15 @@ static void test_long_account(void **state)
     while (next_row(&p, &r)) {
         snprintf(want, sizeof want, "%s-2026-11", id);
         assert_string_equal(col(&head, &r, "InvoiceId"), want);
-        if (strcmp(col(&head, &r, "CommitmentDiscountStatus"), "Unused") != 0)
+        if (strcmp(col(&head, &r, "CommitmentDiscountStatus"), "Unused") != 0) {
+            /* the accelerators' resource, named whole after the long id */
+            char od[TCO_TAG_MAX + 40], rs[TCO_TAG_MAX + 40];
+            snprintf(od, sizeof od, "%s/accelerators/on_demand", id);
+            snprintf(rs, sizeof rs, "%s/accelerators/reserved", id);
+            const char *rid = col(&head, &r, "ResourceId");
+            assert_true(strcmp(rid, od) == 0 || strcmp(rid, rs) == 0);
             continue;
+        }
         unused++;
         snprintf(want, sizeof want, "%s/reserved", id);
         assert_string_equal(col(&head, &r, "CommitmentDiscountId"), want);
@@ -442,14 +449,12 @@ static void test_errors(void **state)
 /* Dates in January and February, a leap day, and a tag value with a
  * backslash and a tab: 2028-02-28T00:00:00Z is 1,835,308,800 s after
  * 1970, 2028-03-01 48 h later (2028 is a leap year: the 29th lies
- * between); in JSON the backslash is written \\ and the tab \u0009
- * (RFC 8259, section 7). One record, 2 accelerators on demand for the
- * 48 h: 96 h at 4 = 384.00, and the 6 x 48 idle hours at 3.25 = 936.00
- * its alone: 1,320.00 in all. */
-static void test_dates_and_escapes(void **state)
+ * between); 2027-01-31 to 2027-02-02 the same 48 h. In JSON the
+ * backslash is written \\ and the tab \u0009 (RFC 8259, section 7).
+ * One record, 2 accelerators on demand for the 48 h: 96 h at 4 = 384.00,
+ * and the 6 x 48 idle hours at 3.25 = 936.00 its alone: 1,320.00. */
+static void dates_and_escapes(double t0, const char *start, const char *end, const char *invoice)
 {
-    (void)state;
-    const double t0 = 1835308800.0;
     scen sc;
     scen_make_priced(&sc, -1);
     tco_tags *tags;
@@ -482,9 +487,9 @@ static void test_dates_and_escapes(void **state)
     int64_t total = 0;
     size_t n = 0;
     while (next_row(&p, &row)) {
-        assert_string_equal(col(&head, &row, "BillingPeriodStart"), "2028-02-28T00:00:00Z");
-        assert_string_equal(col(&head, &row, "BillingPeriodEnd"), "2028-03-01T00:00:00Z");
-        assert_string_equal(col(&head, &row, "InvoiceId"), "libtco-2028-02");
+        assert_string_equal(col(&head, &row, "BillingPeriodStart"), start);
+        assert_string_equal(col(&head, &row, "BillingPeriodEnd"), end);
+        assert_string_equal(col(&head, &row, "InvoiceId"), invoice);
         assert_string_equal(col(&head, &row, "SubAccountId"), "c\\d\te");
         assert_string_equal(col(&head, &row, "Tags"), "{\"team\":\"c\\\\d\\u0009e\"}");
         total += llround(strtod(col(&head, &row, "BilledCost"), NULL) * 100);
@@ -496,6 +501,14 @@ static void test_dates_and_escapes(void **state)
     tco_attribution_free(f.a);
     tco_tags_free(tags);
     scen_free(&sc);
+}
+
+static void test_dates_and_escapes(void **state)
+{
+    (void)state;
+    dates_and_escapes(1835308800.0, "2028-02-28T00:00:00Z", "2028-03-01T00:00:00Z", "libtco-2028-02");
+    /* 2027-01-31T00:00:00Z is 1,801,353,600 s: January, into February */
+    dates_and_escapes(1801353600.0, "2027-01-31T00:00:00Z", "2027-02-02T00:00:00Z", "libtco-2027-01");
 }
 
 /* Two keys, a tag missing, traffic and names given. The same cluster;
