@@ -468,16 +468,12 @@ static size_t summary_of(tco_summary *s, double *a, size_t n)
     double w[5], val[10];
     for (int p = 0; p < 5; p++)
         percentile_position(summary_percentiles[p], n, &want[2 * p], &want[2 * p + 1], &w[p]);
-    for (int i = 0; i < 10; i++) { /* insertion into the sorted, distinct list */
-        size_t j = 0;
-        while (j < m && pos[j] < want[i])
-            j++;
-        if (j < m && pos[j] == want[i])
-            continue;
-        memmove(&pos[j + 1], &pos[j], (m - j) * sizeof pos[0]);
-        pos[j] = want[i];
-        m++;
-    }
+    /* want is below_5, above_5, below_10, ...: each below at least the
+     * last below and above = below + 1 (or below, at the end), so a
+     * position is past the last kept or one of the last two kept */
+    for (int i = 0; i < 10; i++)
+        if (m == 0 || want[i] > pos[m - 1])
+            pos[m++] = want[i];
     order_statistics(val, a, n, lo, hi, pos, m);
     double at[10]; /* the value at each wanted position */
     for (int i = 0; i < 10; i++)

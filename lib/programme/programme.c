@@ -369,9 +369,7 @@ static double shares(slot *sl, size_t n)
         }
     double idle = 0;
     for (size_t c = 0; c + 1 < m; c++) {
-        double a = cut[c], b = cut[c + 1];
-        if (!(b > a))
-            continue;
+        double a = cut[c], b = cut[c + 1]; /* b >= a: a segment of length 0 adds 0 */
         double all = 0;
         size_t active = 0;
         for (size_t j = 0; j < n; j++)
