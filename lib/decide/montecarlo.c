@@ -934,10 +934,7 @@ int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double *correla
     T = MIN(MIN(T, (size_t)MAX_THREADS), samples);
 
     size_t offset[SERIES_MAX];
-    const size_t S = series_list(offset, NULL), k = n_inputs, n = samples;
-    size_t total = 0;
-    while (offset[total] != offsetof(tco_estimate, total))
-        total++;
+    const size_t S = series_list(offset, NULL), k = n_inputs, n = samples; /* series 0: the total */
 
     /* Everything is allocated before the first sample: the buffer, a
      * variant per thread, the ranks of the total, and rank space for up
@@ -1004,7 +1001,7 @@ int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double *correla
     /* Phase 2: the total's ranks (before its summary reorders it), then the
      * summaries and the correlations, spread over the threads. */
     if (k)
-        ranks_of(rank_total, buf + total * n, 1, n, &task[0].space);
+        ranks_of(rank_total, buf, 1, n, &task[0].space);
     double staged[IX_COUNT];
     for (size_t c = 0; c < T; c++) {
         task[c].sh = &sh;

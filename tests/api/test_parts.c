@@ -505,6 +505,8 @@ static void test_refused(void **state)
     }
     /* NULL asks of the accessors: NULL back */
     assert_null(tco_attribution_part_tags(NULL));
+    uint32_t team_id;
+    assert_int_equal(tco_tags_find(tco_attribution_part_tags(a), "team", 4, &team_id, NULL), TCO_OK);
     assert_null(tco_attribution_part_key(NULL, 0));
     assert_null(tco_attribution_tags(NULL));
     assert_int_equal(tco_attribution_part_save(NULL, 0, NULL, a, &err), TCO_E_NULL);
