@@ -376,6 +376,15 @@ static void test_split_long_ties_and_refusals(void **state)
     tco_error err = TCO_ERROR_INIT;
     assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_OK);
     assert_true(x.baseline == 1);
+    /* bounds from a sample that misses: every 256th point (the ones the
+     * sample of 8,192 reads) is 10, the others 1 up to half the series, 10
+     * to 80 % and 20 past it. The sample puts both bounds at 10, but the
+     * baseline's rank (37.5 %) lies among the 1s below them: the series is
+     * copied and selected, and the baseline is 1. */
+    for (size_t i = 0; i < n; i++)
+        d[i] = i % 256 == 0 ? 10 : i < n / 2 ? 1 : i < n / 10 * 8 ? 10 : 20;
+    assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_OK);
+    assert_true(x.baseline == 1);
     d[1234567] = -1;
     assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "demand[1234567] = -1"));
