@@ -1352,6 +1352,19 @@ static void test_layout_refusals(void **state)
     SW(&s, TCO_P_ZERO_STAGE, 3);
     expect_error(&s, TCO_E_INCONSISTENT, TCO_P_TENSOR_PARALLEL, "tensor_parallel");
     scen_free(&s);
+    /* a custom accelerator whose memory is not given (0: unknown) is not
+     * judged by it: the same model is priced, and not flagged */
+    scen_new(&s);
+    assert_int_equal(tco_topology_set_text(s.t, TCO_P_ACCELERATOR_MODEL, "custom", NULL), TCO_OK);
+    ST(&s, TCO_P_ACCELERATOR_PEAK_FLOPS, 989e12);
+    ST(&s, TCO_P_ACCELERATOR_TDP_WATTS, 700);
+    ST(&s, TCO_P_ACCELERATOR_MEMORY_BYTES, 0);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SW(&s, TCO_P_PARAMS_TOTAL, 1e13);
+    SW(&s, TCO_P_ZERO_STAGE, 3);
+    tco_estimate e = scen_run(&s);
+    assert_true(!(e.flags & TCO_FLAG_ACTIVATIONS_EXCEED_MEMORY));
+    scen_free(&s);
 }
 
 /* Unfrozen handles, NULLs and short sizes are refused, output untouched. */
