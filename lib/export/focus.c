@@ -122,8 +122,8 @@ static const char *money(char *buf, size_t cap, int64_t c)
     return buf;
 }
 
-/* A decimal with up to places (1 or more: printf writes a separator)
- * digits after the point, at least one, and a '.' whatever the locale. */
+/* A decimal with up to places digits after the point, at least one, and
+ * a '.' whatever the locale. */
 static const char *decimal(char *buf, size_t cap, double v, int places)
 {
     snprintf(buf, cap, "%.*f", places, v);
@@ -131,6 +131,8 @@ static const char *decimal(char *buf, size_t cap, double v, int places)
     for (char *q = buf; *q; q++)
         if (!(*q >= '0' && *q <= '9') && *q != '-')
             *q = '.', point = q;
+    if (!point)
+        return buf;
     char *end = buf + strlen(buf) - 1;
     while (end > point + 1 && *end == '0')
         *end-- = '\0';
