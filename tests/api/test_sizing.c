@@ -984,6 +984,14 @@ static void test_bad_inputs(void **state)
     refused(&s, &bad, TCO_E_RANGE, "target.tolerance");
     bad.tolerance = NAN;
     refused(&s, &bad, TCO_E_NOT_FINITE, "target.tolerance");
+    /* both bounds themselves are allowed: 1e-14 and 0.1 */
+    for (int i = 0; i < 2; i++) {
+        tco_target edge = target_of(TCO_SOLVE_MFU, 20, 0, 0);
+        edge.tolerance = i ? 0.1 : 1e-14;
+        tco_sizing at = { .size = sizeof at };
+        assert_int_equal(tco_size(&at, &edge, s.t, s.w, s.p, NULL), TCO_OK);
+        assert_true(at.wall_days <= 20);
+    }
     bad = g;
     bad.max_accelerators = -1;
     refused(&s, &bad, TCO_E_RANGE, "target.max_accelerators");
