@@ -392,6 +392,15 @@ static void test_errors(void **state)
     assert_non_null(strstr(err.message, "tco_programme.size = 8"));
     out.size = 70000;
     assert_int_equal(tco_programme_compute(&out, NULL, 0, st, 3, f.t, f.p, &err), TCO_E_SIZE);
+    /* 64 KiB itself is the largest size allowed: filled, the rest zeroed */
+    unsigned char *most = malloc(65536);
+    assert_non_null(most);
+    memset(most, 0xee, 65536);
+    size_t size_max = 65536;
+    memcpy(most, &size_max, sizeof size_max);
+    assert_int_equal(tco_programme_compute((tco_programme *)(void *)most, NULL, 0, st, 3, f.t, f.p, &err), TCO_OK);
+    assert_true(most[65535] == 0 && most[sizeof(tco_programme)] == 0);
+    free(most);
     out.size = sizeof out;
     tco_stage_result res[3];
     assert_int_equal(tco_programme_compute(&out, res, 12, st, 3, f.t, f.p, &err), TCO_E_SIZE);
