@@ -102,10 +102,10 @@ size_t tco__utf8_invalid_at(const unsigned char *s, size_t n);
 
 /* ---- the accelerator catalogue (catalogue.c) --------------------------- */
 
-/* Catalogue lookup by id; NULL if unknown. */
+/* The row of a checked accelerator_model id: the catalogue's, or custom. */
 const tco_accelerator *tco__catalogue_find(int32_t id);
 /* The accelerator choices in tco_accelerator_at's order ("custom" first):
- * how many, and row i (NULL past the end). */
+ * how many, and row i. */
 size_t tco__catalogue_count(void);
 const tco_accelerator *tco__catalogue_row(size_t i);
 

@@ -53,12 +53,13 @@ static const struct {
     [CHOICES_FAILURE_MODEL] = LIST("per_part", "by_job_size"),
 #undef LIST
 };
+typedef char lists_cover[sizeof lists / sizeof lists[0] == CHOICES_FAILURE_MODEL + 1 ? 1 : -1];
 
 size_t tco__choice_count(choices_id c)
 {
     if (c == CHOICES_ACCELERATOR)
         return tco__catalogue_count();
-    return (size_t)c < sizeof lists / sizeof lists[0] ? lists[c].count : 0;
+    return lists[c].count; /* none for CHOICES_NONE: a zero entry */
 }
 
 int tco__choice_at(choices_id c, size_t i, const char **name, double *value)

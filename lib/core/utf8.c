@@ -29,12 +29,7 @@ size_t tco__utf8_invalid_at(const unsigned char *s, size_t n)
 void tco__show(char *buf, size_t cap, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    size_t o = 0, i = 0;
-    if (cap < 8) {
-        if (cap)
-            buf[0] = '\0';
-        return;
-    }
+    size_t o = 0, i = 0; /* cap: TCO__SHOW_MAX, as every caller gives */
     buf[o++] = '"';
     /* Room for the widest escape, "...", the closing quote and the NUL. */
     for (; i < n && i < TCO__SHOW_BYTES && o + 4 + 5 <= cap; i++) {

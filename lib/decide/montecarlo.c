@@ -133,10 +133,11 @@ typedef struct dist {
     uint64_t key;
 } dist;
 
+/* Of a kind dist_prepare has checked. */
 static const char *dist_name(int32_t kind)
 {
     static const char *const names[] = { "", "uniform", "triangular", "normal", "lognormal" };
-    return kind >= TCO_DIST_UNIFORM && kind <= TCO_DIST_LOGNORMAL ? names[kind] : "?";
+    return names[kind];
 }
 
 static double triangular_cdf(const dist *d, double x)
@@ -467,16 +468,12 @@ static size_t summary_of(tco_summary *s, double *a, size_t n)
     double w[5], val[10];
     for (int p = 0; p < 5; p++)
         percentile_position(summary_percentiles[p], n, &want[2 * p], &want[2 * p + 1], &w[p]);
-    for (int i = 0; i < 10; i++) { /* insertion into the sorted, distinct list */
-        size_t j = 0;
-        while (j < m && pos[j] < want[i])
-            j++;
-        if (j < m && pos[j] == want[i])
-            continue;
-        memmove(&pos[j + 1], &pos[j], (m - j) * sizeof pos[0]);
-        pos[j] = want[i];
-        m++;
-    }
+    /* want is below_5, above_5, below_10, ...: each below at least the
+     * last below and above = below + 1 (or below, at the end), so a
+     * position is past the last kept or one of the last two kept */
+    for (int i = 0; i < 10; i++)
+        if (m == 0 || want[i] > pos[m - 1])
+            pos[m++] = want[i];
     order_statistics(val, a, n, lo, hi, pos, m);
     double at[10]; /* the value at each wanted position */
     for (int i = 0; i < 10; i++)
@@ -638,13 +635,14 @@ static double rank_pearson(const double *rx, const double *ry, size_t n)
 static size_t first_not_finite(const double *x, size_t stride, size_t n)
 {
     int bad = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) /* branch-free: a filter, the search below decides */
         bad |= !(x[i * stride] >= -DBL_MAX && x[i * stride] <= DBL_MAX);
     if (!bad)
         return n;
-    for (size_t i = 0;; i++)
-        if (!isfinite(x[i * stride]))
-            return i;
+    size_t i = 0;
+    while (i < n && isfinite(x[i * stride]))
+        i++;
+    return i;
 }
 
 int tco_rank_correlation(double *out, const double *x, size_t x_stride, const double *y, size_t y_stride, size_t n,
@@ -708,8 +706,9 @@ typedef char waste_series_cover[sizeof waste_series / sizeof waste_series[0] == 
 static size_t series_list(size_t *offset, const char **name)
 {
     size_t n = 0;
-    size_t costs = MIN(tco_category_count(), sizeof cost_series / sizeof cost_series[0]);
-    size_t wastes = MIN(tco_waste_count(), sizeof waste_series / sizeof waste_series[0]);
+    /* the typedefs above hold each list to its enum (and test_series_names to the tables) */
+    size_t costs = sizeof cost_series / sizeof cost_series[0];
+    size_t wastes = sizeof waste_series / sizeof waste_series[0];
     for (size_t f = 0; f < tco__field_rows; f++) {
         const field_row *r = &tco__fields[f];
         size_t slots = r->type == TCO_FIELD_DOUBLE ? 1 : r->type == TCO_FIELD_CATEGORIES ? costs
@@ -935,10 +934,7 @@ int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double *correla
     T = MIN(MIN(T, (size_t)MAX_THREADS), samples);
 
     size_t offset[SERIES_MAX];
-    const size_t S = series_list(offset, NULL), k = n_inputs, n = samples;
-    size_t total = 0;
-    while (offset[total] != offsetof(tco_estimate, total))
-        total++;
+    const size_t S = series_list(offset, NULL), k = n_inputs, n = samples; /* series 0: the total */
 
     /* Everything is allocated before the first sample: the buffer, a
      * variant per thread, the ranks of the total, and rank space for up
@@ -1005,7 +1001,7 @@ int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double *correla
     /* Phase 2: the total's ranks (before its summary reorders it), then the
      * summaries and the correlations, spread over the threads. */
     if (k)
-        ranks_of(rank_total, buf + total * n, 1, n, &task[0].space);
+        ranks_of(rank_total, buf, 1, n, &task[0].space);
     double staged[IX_COUNT];
     for (size_t c = 0; c < T; c++) {
         task[c].sh = &sh;

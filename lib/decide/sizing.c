@@ -281,11 +281,9 @@ static void find_cuts(sizer *s)
     s->cut[s->cuts] = s->K + 1;
 }
 
-/* Piece i of [a, b]: 0 when it is empty. */
-static int piece(sizer *s, int i, long a, long b, long *pa, long *pb)
+/* Piece i of [a, b] (the cuts found): 0 when it is empty. */
+static int piece(const sizer *s, int i, long a, long b, long *pa, long *pb)
 {
-    if (s->cuts == 0)
-        find_cuts(s);
     *pa = s->cut[i] > a ? s->cut[i] : a;
     *pb = s->cut[i + 1] - 1 < b ? s->cut[i + 1] - 1 : b;
     return *pa <= *pb;
@@ -620,7 +618,7 @@ static int grid_setup(sizer *s, const tco_target *g, const tco_estimate *base, t
     double n0 = base->job_accelerators;
     long down = (long)floor(n0 / s->step), up = (long)ceil(n0 / s->step);
     down = down < 1 ? 1 : down > s->K ? s->K : down;
-    up = up < 1 ? 1 : up > s->K ? s->K : up;
+    up = up > s->K ? s->K : up; /* at least 1: n0 > 0 */
     if ((double)down * s->step == n0) { /* the base estimate is that point */
         point pt = { -1, (double)down, TCO_OK, base->wall_hours, base->total, base->achieved_mfu };
         remember(s, &pt);

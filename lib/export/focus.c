@@ -8,7 +8,6 @@
  * written without printf's locale: money from integer cents, quantities
  * and unit prices with a '.' whatever LC_NUMERIC says. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,16 +94,6 @@ static void puts_(out *o, const char *s)
     put(o, s, strlen(s));
 }
 
-static void printf_(out *o, const char *fmt, ...)
-{
-    char buf[128];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    put(o, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
 /* A CSV field: quoted when it holds a comma, a quote or a line break. */
 static void field(out *o, const char *s)
 {
@@ -152,11 +141,13 @@ static const char *decimal(char *buf, size_t cap, double v, int places)
     return buf;
 }
 
-/* Days since 1970-01-01 to a date (Hinnant's civil_from_days). */
+/* Days since 1970-01-01 to a date (Hinnant's civil_from_days), for days
+ * from 1970 on (times before it are refused): z below is never negative,
+ * so the era is a plain quotient. */
 static void civil(int64_t z, int *y, unsigned *m, unsigned *d)
 {
     z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t era = z / 146097;
     unsigned doe = (unsigned)(z - era * 146097);
     unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
     unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
@@ -194,7 +185,9 @@ static void json_text(out *o, const char *s)
             char e[2] = { '\\', (char)c };
             put(o, e, 2);
         } else if (c < 0x20) {
-            printf_(o, "\\u%04x", c);
+            char e[7];
+            snprintf(e, sizeof e, "\\u%04x", c);
+            put(o, e, 6);
         } else {
             put(o, q, 1);
         }

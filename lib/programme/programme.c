@@ -369,9 +369,7 @@ static double shares(slot *sl, size_t n)
         }
     double idle = 0;
     for (size_t c = 0; c + 1 < m; c++) {
-        double a = cut[c], b = cut[c + 1];
-        if (!(b > a))
-            continue;
+        double a = cut[c], b = cut[c + 1]; /* b >= a: a segment of length 0 adds 0 */
         double all = 0;
         size_t active = 0;
         for (size_t j = 0; j < n; j++)
@@ -438,8 +436,7 @@ int tco_programme_compute(tco_programme *out, tco_stage_result *results, size_t 
     if ((rc = handle_check(topology ? &topology->o : NULL, TCO_HANDLE_TOPOLOGY, "topology", err)) ||
         (rc = handle_check(pricing ? &pricing->o : NULL, TCO_HANDLE_PRICING, "pricing", err)))
         return rc;
-    tco_error why = TCO_ERROR_INIT;
-    char who[LABEL_MAX], name[TCO_ERROR_PARAM_NAME_MAX];
+    char name[TCO_ERROR_PARAM_NAME_MAX];
     for (size_t i = 0; i < n; i++) {
         tco_stage s = stage_read(stages, stride, i);
         if ((rc = stage_check(stage_at(stages, stride, i), &s, i, stride, err)))
@@ -447,8 +444,7 @@ int tco_programme_compute(tco_programme *out, tco_stage_result *results, size_t 
         if (s.workload->o.kind == TCO_HANDLE_WORKLOAD && s.workload->o.frozen)
             continue;
         snprintf(name, sizeof name, "stages[%zu].workload", i); /* only now: messages are slow to print */
-        if ((rc = handle_check(&s.workload->o, TCO_HANDLE_WORKLOAD, name, err)))
-            return rc;
+        return handle_check(&s.workload->o, TCO_HANDLE_WORKLOAD, name, err); /* it fails, naming why */
     }
     const tco_obj *t = &topology->o, *p = &pricing->o;
 
@@ -501,8 +497,7 @@ int tco_programme_compute(tco_programme *out, tco_stage_result *results, size_t 
                 g.served_tokens += x->tokens;
             }
         } else {
-            if (tco__run_derive(&r, t, w, p, &why)) /* it succeeded in pass one */
-                return tco__refail(err, &why, "%s: %s", label(who, sizeof who, s, i), why.message);
+            (void)tco__run_derive(&r, t, w, p, NULL); /* it succeeded in pass one, on the same handles */
             tco__estimate_run(&e, &r, t, w, p);
             o.estimate_total = e.total;
             o.cluster_share = (x->length - x->share_lost) / x->held;

@@ -178,11 +178,10 @@ static int served_of(served *m, const tco_obj *t, const tco_obj *w, const tco_se
     m->peak = fig.peak;
     m->memory = fig.memory;
     m->bw = q->memory_bandwidth_bytes_per_s > 0 ? q->memory_bandwidth_bytes_per_s : acc->memory_bandwidth_bytes_per_s;
-    if (m->bw <= 0)
+    if (m->bw <= 0) /* every catalogue row has one (test_catalogue_bandwidth): custom */
         return tco__fail_named(err, TCO_E_INCONSISTENT, "request.memory_bandwidth_bytes_per_s",
-                               "request.memory_bandwidth_bytes_per_s = 0, but %s has no catalogue bandwidth: allowed "
-                               "1e+06 to 1e+15 B/s",
-                               acc->id == TCO_ACCEL_CUSTOM ? "accelerator_model = custom" : acc->name);
+                               "request.memory_bandwidth_bytes_per_s = 0, but accelerator_model = custom has no "
+                               "catalogue bandwidth: allowed 1e+06 to 1e+15 B/s");
     if (W(LAYERS) == 0)
         return tco__fail_param(err, TCO_E_INCONSISTENT, IX_LAYERS,
                                "layers = 0: serving needs the model's shape to size its KV cache: allowed 1 to 10000 "

@@ -355,6 +355,46 @@ static void test_split_long_matches_sort(void **state)
     free(sorted);
 }
 
+/* A long series (past the 1 Mi points held whole) whose baseline lies in
+ * a tie at the upper bound of the gather: 2^21 points, the first 765,460
+ * (36.5 %) of 0 and the rest of 1. The baseline is the point with
+ * floor(0.625 n) = 1,310,720 above it, index 786,431 of the sorted
+ * series (37.5 %): a 1, past every 0. A bad value anywhere in such a
+ * series is named, as in a short one. */
+static void test_split_long_ties_and_refusals(void **state)
+{
+    (void)state;
+    size_t n = (size_t)1 << 21, zeros = (size_t)floor(0.365 * (double)n);
+    assert_int_equal(zeros, 765460);
+    double *d = malloc(n * sizeof *d);
+    assert_non_null(d);
+    for (size_t i = 0; i < n; i++)
+        d[i] = i < zeros ? 0 : 1;
+    scen s;
+    split_scen(&s, 0);
+    tco_split x = { .size = sizeof x };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_OK);
+    assert_true(x.baseline == 1);
+    /* bounds from a sample that misses: every 256th point (the ones the
+     * sample of 8,192 reads) is 10, the others 1 up to half the series, 10
+     * to 80 % and 20 past it. The sample puts both bounds at 10, but the
+     * baseline's rank (37.5 %) lies among the 1s below them: the series is
+     * copied and selected, and the baseline is 1. */
+    for (size_t i = 0; i < n; i++)
+        d[i] = i % 256 == 0 ? 10 : i < n / 2 ? 1 : i < n / 10 * 8 ? 10 : 20;
+    assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_OK);
+    assert_true(x.baseline == 1);
+    d[1234567] = -1;
+    assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "demand[1234567] = -1"));
+    d[1234567] = NAN;
+    assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "demand[1234567]"));
+    scen_free(&s);
+    free(d);
+}
+
 /* ---- bad input ----------------------------------------------------------- */
 
 static void test_bad_series(void **state)
@@ -381,6 +421,14 @@ static void test_bad_series(void **state)
     assert_int_equal(tco_capacity_split(&x, ok, 2, NAN, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
     assert_int_equal(tco_capacity_split_at(&x, -1, ok, 2, 1, s.t, s.w, s.p, &err), TCO_E_RANGE);
     assert_int_equal(tco_capacity_split_at(&x, NAN, ok, 2, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_int_equal(tco_capacity_split_at(&x, INFINITY, ok, 2, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "baseline = inf"));
+    assert_int_equal(tco_capacity_split_at(&x, 1, ok, 2, 0, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "interval_hours"));
+    assert_int_equal(tco_capacity_split_at(&x, 1, nan_in, 3, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "demand[1]"));
+    assert_int_equal(tco_capacity_split_at(NULL, 1, ok, 2, 1, s.t, s.w, s.p, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "out must not be NULL");
     assert_int_equal(tco_capacity_split(&x, ok, 2, 1, s.t, NULL, s.p, &err), TCO_E_NULL);
     assert_memory_equal(&x, &before, sizeof x); /* nothing half-written */
     x.size = 16;
@@ -413,6 +461,41 @@ static void test_bad_series(void **state)
     x.size = sizeof x;
     assert_int_equal(tco_capacity_split(&x, ok, 2, 1, s.t, w, s.p, &err), TCO_E_NOT_FROZEN);
     tco_workload_free(w);
+    scen_free(&s);
+}
+
+/* What the split cannot price is refused, naming why: spot reclaims of
+ * 10 an hour on each of 1,024 nodes (8,192 accelerators: 10,240 an hour,
+ * one every 0.35 s) stop the job before its checkpoint is written (Daly's
+ * wall time overflows: e^(delta / M) with M = 1 / 10,240 h), and a custom
+ * accelerator with no rates has neither the reserved nor the on-demand
+ * price the split needs. */
+static void test_split_refusals(void **state)
+{
+    (void)state;
+    scen s;
+    scen_defaults(&s);
+    SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0.5);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 2);
+    SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 10);
+    ST(&s, TCO_P_ACCELERATORS, 8192);
+    scen_freeze(&s);
+    const double d[] = { 0, 10 };
+    tco_split x = { .size = sizeof x };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_capacity_split_at(&x, 1, d, 2, 1, s.t, s.w, s.p, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "spot_interruptions_per_node_hour");
+    assert_non_null(strstr(err.message, "spot_interruptions_per_node_hour = 10 reclaims"));
+    scen_free(&s);
+
+    scen_defaults(&s);
+    assert_int_equal(tco_topology_set_text(s.t, TCO_P_ACCELERATOR_MODEL, "custom", NULL), TCO_OK);
+    ST(&s, TCO_P_ACCELERATOR_PEAK_FLOPS, 1e15);
+    ST(&s, TCO_P_ACCELERATOR_MEMORY_BYTES, 100e9);
+    ST(&s, TCO_P_ACCELERATOR_TDP_WATTS, 700);
+    scen_freeze(&s);
+    assert_int_equal(tco_capacity_split_at(&x, 1, d, 2, 1, s.t, s.w, s.p, &err), TCO_E_INCONSISTENT);
+    assert_non_null(strstr(err.message, "per_accel_hour"));
     scen_free(&s);
 }
 
@@ -496,6 +579,8 @@ int main(void)
         cmocka_unit_test(test_split_year_matches_sort),
         cmocka_unit_test(test_split_long_matches_sort),
         cmocka_unit_test(test_bad_series),
+        cmocka_unit_test(test_split_refusals),
+        cmocka_unit_test(test_split_long_ties_and_refusals),
         cmocka_unit_test(test_split_floor_without_ties),
         cmocka_unit_test(test_split_zero_baseline),
         cmocka_unit_test(test_stats_check_every_lane),

@@ -313,8 +313,15 @@ static void test_long_account(void **state)
     while (next_row(&p, &r)) {
         snprintf(want, sizeof want, "%s-2026-11", id);
         assert_string_equal(col(&head, &r, "InvoiceId"), want);
-        if (strcmp(col(&head, &r, "CommitmentDiscountStatus"), "Unused") != 0)
+        if (strcmp(col(&head, &r, "CommitmentDiscountStatus"), "Unused") != 0) {
+            /* the accelerators' resource, named whole after the long id */
+            char od[TCO_TAG_MAX + 40], rs[TCO_TAG_MAX + 40];
+            snprintf(od, sizeof od, "%s/accelerators/on_demand", id);
+            snprintf(rs, sizeof rs, "%s/accelerators/reserved", id);
+            const char *rid = col(&head, &r, "ResourceId");
+            assert_true(strcmp(rid, od) == 0 || strcmp(rid, rs) == 0);
             continue;
+        }
         unused++;
         snprintf(want, sizeof want, "%s/reserved", id);
         assert_string_equal(col(&head, &r, "CommitmentDiscountId"), want);
@@ -426,12 +433,82 @@ static void test_errors(void **state)
     q.size = 4;
     assert_int_equal(tco_attribution_focus_csv(f.a, f.tags, &q, NULL, 0, &len, &err), TCO_E_SIZE);
 
-    /* A table that is not the attribution's. */
+    /* A table that is not the attribution's: empty (no key), or holding
+     * the key (id 0) but not the groups' values (ids 1 and 2). */
     tco_tags *other;
     assert_int_equal(tco_tags_new(&other, NULL), TCO_OK);
     assert_int_equal(tco_attribution_focus_csv(f.a, other, NULL, NULL, 0, &len, &err), TCO_E_INCONSISTENT);
+    id_of(other, "team");
+    assert_int_equal(tco_attribution_focus_csv(f.a, other, NULL, NULL, 0, &len, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "tags");
+    assert_non_null(strstr(err.message, "tags holds 1 texts, but a group has value id"));
     tco_tags_free(other);
     unmake(&f);
+}
+
+/* Dates in January and February, a leap day, and a tag value with a
+ * backslash and a tab: 2028-02-28T00:00:00Z is 1,835,308,800 s after
+ * 1970, 2028-03-01 48 h later (2028 is a leap year: the 29th lies
+ * between); 2027-01-31 to 2027-02-02 the same 48 h. In JSON the
+ * backslash is written \\ and the tab \u0009 (RFC 8259, section 7).
+ * One record, 2 accelerators on demand for the 48 h: 96 h at 4 = 384.00,
+ * and the 6 x 48 idle hours at 3.25 = 936.00 its alone: 1,320.00. */
+static void dates_and_escapes(double t0, const char *start, const char *end, const char *invoice)
+{
+    scen sc;
+    scen_make_priced(&sc, -1);
+    tco_tags *tags;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    uint32_t pair[2] = { id_of(tags, "team"), id_of(tags, "c\\d\te") };
+    tco_record r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    r.utilisation = -1;
+    r.state = TCO_JOB_COMPLETED;
+    r.tag_count = 1;
+    r.start = t0, r.end = t0 + 48 * H, r.accelerators = 2, r.price_class = TCO_CLASS_ON_DEMAND;
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = t0;
+    q.period_end = t0 + 48 * H;
+    q.by_key[0] = pair[0];
+    q.by_count = 1;
+    q.idle_rule = q.shared_rule = TCO_SPREAD_USAGE;
+    fixture f;
+    memset(&f, 0, sizeof f);
+    f.tags = tags;
+    tco_error err = TCO_ERROR_INIT;
+    if (tco_attribute(&f.a, &r, 1, pair, 2, tags, &q, sc.t, sc.w, sc.p, &err))
+        fail_msg("%s", err.message);
+    char *text = export(&f, NULL), *p = text;
+    csv_row head, row;
+    assert_true(next_row(&p, &head));
+    int64_t total = 0;
+    size_t n = 0;
+    while (next_row(&p, &row)) {
+        assert_string_equal(col(&head, &row, "BillingPeriodStart"), start);
+        assert_string_equal(col(&head, &row, "BillingPeriodEnd"), end);
+        assert_string_equal(col(&head, &row, "InvoiceId"), invoice);
+        assert_string_equal(col(&head, &row, "SubAccountId"), "c\\d\te");
+        assert_string_equal(col(&head, &row, "Tags"), "{\"team\":\"c\\\\d\\u0009e\"}");
+        total += llround(strtod(col(&head, &row, "BilledCost"), NULL) * 100);
+        n++;
+    }
+    assert_true(n >= 2);
+    assert_int_equal(total, 132000);
+    free(text);
+    tco_attribution_free(f.a);
+    tco_tags_free(tags);
+    scen_free(&sc);
+}
+
+static void test_dates_and_escapes(void **state)
+{
+    (void)state;
+    dates_and_escapes(1835308800.0, "2028-02-28T00:00:00Z", "2028-03-01T00:00:00Z", "libtco-2028-02");
+    /* 2027-01-31T00:00:00Z is 1,801,353,600 s: January, into February */
+    dates_and_escapes(1801353600.0, "2027-01-31T00:00:00Z", "2027-02-02T00:00:00Z", "libtco-2027-01");
 }
 
 /* Two keys, a tag missing, traffic and names given. The same cluster;
@@ -548,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_storage_row),
         cmocka_unit_test(test_long_account),
         cmocka_unit_test(test_two_keys),
+        cmocka_unit_test(test_dates_and_escapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1031,6 +1031,45 @@ static void test_indirect(void **state)
  *   logs: 10 MB per accelerator-hour billed, ingested at 0.50/GB;
  *   metrics: 100 series x 1,024 sampled every 15 s, 1.37 B each, 0.09 per
  *   million samples; both kept 30 days at 0.03/GB-month. */
+/* The data pipeline's one-off costs (doc/model.md, section 23) from the
+ * dataset as gathered, dataset_bytes = 2 PB, or from raw_data_bytes when
+ * given (0.5 PB): 10 CPU node-hours a TB at 2 a node-hour, ingress 0.01
+ * and NAT 0.045 a GB. From the dataset: 2,000 TB x 10 x 2 = 40,000 and
+ * 2e6 GB x 0.055 = 110,000; from the raw bytes: 10,000 and 27,500. What
+ * is stored follows the dataset alone: 2e15 x 0.5 kept x 0.8 = 8e14 B. */
+static void test_data_pipeline_bytes(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    SW(&s, TCO_P_DATASET_BYTES, 2e15);
+    SW(&s, TCO_P_PREPROCESS_CPU_NODE_HOURS_PER_TB, 10);
+    SW(&s, TCO_P_DATA_KEPT_SHARE, 0.5);
+    SW(&s, TCO_P_DATA_COMPRESSION_RATIO, 0.8);
+    SP(&s, TCO_P_CPU_NODE_HOUR_PRICE, 2);
+    SP(&s, TCO_P_INTERNET_INGRESS_PER_GB, 0.01);
+    SP(&s, TCO_P_NAT_PER_GB, 0.045);
+    tco_estimate e = scen_run(&s);
+    assert_rel(e.preprocess_cost, 40000, 1e-15);
+    assert_rel(e.data_ingress_cost, 110000, 1e-15);
+    assert_rel(e.data_stored_bytes, 8e14, 1e-15);
+    scen_free(&s);
+    scen_new(&s);
+    SW(&s, TCO_P_DATASET_BYTES, 2e15);
+    SW(&s, TCO_P_RAW_DATA_BYTES, 5e14);
+    SW(&s, TCO_P_PREPROCESS_CPU_NODE_HOURS_PER_TB, 10);
+    SW(&s, TCO_P_DATA_KEPT_SHARE, 0.5);
+    SW(&s, TCO_P_DATA_COMPRESSION_RATIO, 0.8);
+    SP(&s, TCO_P_CPU_NODE_HOUR_PRICE, 2);
+    SP(&s, TCO_P_INTERNET_INGRESS_PER_GB, 0.01);
+    SP(&s, TCO_P_NAT_PER_GB, 0.045);
+    e = scen_run(&s);
+    assert_rel(e.preprocess_cost, 10000, 1e-15);
+    assert_rel(e.data_ingress_cost, 27500, 1e-15);
+    assert_rel(e.data_stored_bytes, 8e14, 1e-15);
+    scen_free(&s);
+}
+
 static void test_storage_and_logging(void **state)
 {
     (void)state;
@@ -1302,6 +1341,46 @@ static void test_never_finishes(void **state)
     scen_free(&s);
 }
 
+/* Layouts the job's own size decides (the workload's job is the whole
+ * cluster: 1,024 over tensor 8 x pipeline 4 = 32 data-parallel groups):
+ * expert_parallel 3 (of a mixture of experts) does not divide 32;
+ * data_parallel 16 is not 32; and
+ * with zero_stage 3 a model of 1e13 parameters holds 1e13 x 16 B / 32 /
+ * 32 = 1.56e11 B a accelerator, past the H100's 80 GB, which tensor
+ * parallelism would cut further (ZeRO has nothing left to shard). */
+static void test_layout_refusals(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    SW(&s, TCO_P_PARAMS_ACTIVE, 1e10); /* experts to split: a mixture */
+    SW(&s, TCO_P_EXPERT_PARALLEL, 3);
+    expect_error(&s, TCO_E_INCONSISTENT, TCO_P_EXPERT_PARALLEL, "expert_parallel");
+    scen_free(&s);
+    scen_new(&s);
+    SW(&s, TCO_P_DATA_PARALLEL, 16);
+    expect_error(&s, TCO_E_INCONSISTENT, TCO_P_DATA_PARALLEL, "data_parallel");
+    scen_free(&s);
+    scen_new(&s);
+    SW(&s, TCO_P_PARAMS_TOTAL, 1e13);
+    SW(&s, TCO_P_ZERO_STAGE, 3);
+    expect_error(&s, TCO_E_INCONSISTENT, TCO_P_TENSOR_PARALLEL, "tensor_parallel");
+    scen_free(&s);
+    /* a custom accelerator whose memory is not given (0: unknown) is not
+     * judged by it: the same model is priced, and not flagged */
+    scen_new(&s);
+    assert_int_equal(tco_topology_set_text(s.t, TCO_P_ACCELERATOR_MODEL, "custom", NULL), TCO_OK);
+    ST(&s, TCO_P_ACCELERATOR_PEAK_FLOPS, 989e12);
+    ST(&s, TCO_P_ACCELERATOR_TDP_WATTS, 700);
+    ST(&s, TCO_P_ACCELERATOR_MEMORY_BYTES, 0);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SW(&s, TCO_P_PARAMS_TOTAL, 1e13);
+    SW(&s, TCO_P_ZERO_STAGE, 3);
+    tco_estimate e = scen_run(&s);
+    assert_true(!(e.flags & TCO_FLAG_ACTIVATIONS_EXCEED_MEMORY));
+    scen_free(&s);
+}
+
 /* Unfrozen handles, NULLs and short sizes are refused, output untouched. */
 static void test_argument_errors(void **state)
 {
@@ -1355,6 +1434,8 @@ int main(void)
         cmocka_unit_test(test_staff),
         cmocka_unit_test(test_indirect),
         cmocka_unit_test(test_storage_and_logging),
+        cmocka_unit_test(test_data_pipeline_bytes),
+        cmocka_unit_test(test_layout_refusals),
         cmocka_unit_test(test_inter_site_traffic),
         cmocka_unit_test(test_unit_economics),
         cmocka_unit_test(test_total_is_sum),

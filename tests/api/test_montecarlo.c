@@ -4,6 +4,7 @@
  * inputs refused by index, summaries and rank correlations against hand-
  * worked values, and whole runs the same on 1, 2 and 3 threads and the same
  * as the public pieces (draw, sweep, summarise, rank) put together. */
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -333,6 +334,13 @@ static void test_cuts(void **state)
     check_cut(&in, 0.5, 0.6, 0.55, 0.1 / sqrt(12), 0, "uniform(0.2, 0.6) in [0.5, 0.9]");
     in = U(TCO_P_MFU, TCO_DIST_TRIANGULAR, 0.2, 0.3, 0.6, 0.35, 0.45);
     check_cut(&in, 0.35, 0.45, 0, 0, 0, "triangular(0.2, 0.3, 0.6) in [0.35, 0.45]");
+    /* a cut below the mode: triangular(1, 2, 3) has density x - 1 up to 2
+     * and 3 - x above; on [1.5, 3] its mass is 1 - 0.5^2 / 2 = 0.875, the
+     * first moment (2/3 + 7/6) / 0.875 = 2.0952381, the second
+     * (1.1927083 + 2.75) / 0.875 = 4.5059524: sd sqrt(4.5059524 -
+     * 2.0952381^2) = 0.34048452 */
+    in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_TRIANGULAR, 1, 2, 3, 1.5, 3);
+    check_cut(&in, 1.5, 3, 2.0952381, 0.34048452, 0, "triangular(1, 2, 3) in [1.5, 3]");
     /* an int parameter: whole numbers within its bounds (checkpoint_retention: 1 up) */
     in = U(TCO_P_CHECKPOINT_RETENTION, TCO_DIST_NORMAL, 5, 3, 0, 0, 0);
     check_cut(&in, 1, 1e6, 0, 0, 1, "normal(5, 3), int");
@@ -422,6 +430,28 @@ static void test_bad_inputs_refused(void **state)
     assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 0, NULL), TCO_OK); /* nothing asked */
     in.size = 4096;
     assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 4, NULL), TCO_E_SIZE);
+    {
+        /* the largest size an input struct may declare, 1 KiB, its tail zero */
+        union {
+            tco_uncertain u;
+            unsigned char b[1024];
+        } at_max;
+        memset(&at_max, 0, sizeof at_max);
+        at_max.u = U(TCO_P_PUE, TCO_DIST_UNIFORM, 1.1, 1.2, 0, 0, 0);
+        at_max.u.size = 1024;
+        assert_int_equal(tco_monte_carlo_draw(v, &at_max.u, 1, 1, 0, 4, &err), TCO_OK);
+        assert_true(v[0] >= 1.1 && v[0] <= 1.2);
+        at_max.u.size = 1032;
+        assert_int_equal(tco_monte_carlo_draw(v, &at_max.u, 1, 1, 0, 4, &err), TCO_E_SIZE);
+    }
+    in.size = sizeof in + 4; /* the array's stride: whole doubles only */
+    assert_int_equal(tco_monte_carlo_draw(v, &in, 1, 1, 0, 4, &err), TCO_E_SIZE);
+    assert_non_null(strstr(err.message, "a multiple of 8"));
+    /* a later element larger than the stride inputs[0] gives */
+    wide[1][1].a = 0;
+    wide[1][0].size = sizeof wide[0] + 8;
+    assert_int_equal(tco_monte_carlo_draw(two, &wide[0][0], 2, 1, 0, 1, &err), TCO_E_SIZE);
+    assert_non_null(strstr(err.message, "inputs[1].size"));
     /* every figure of a distribution must be finite: b, c (the triangular's
      * high), lo and hi each refused alone, naming the input and parameter */
     v[0] = -1;
@@ -574,7 +604,15 @@ static void test_summarise_refuses(void **state)
     assert_int_equal(tco_summarise(&s, NULL, 3, 1, NULL), TCO_E_NULL);
     assert_int_equal(tco_summarise(NULL, x, 3, 1, NULL), TCO_E_NULL);
     assert_true(s.mean == -1); /* a failed call writes nothing */
+    /* n x stride past the address space, and n copies past it, refused
+     * before any value is read */
+    assert_int_equal(tco_summarise(&s, x, 4, SIZE_MAX / 2, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "n = 4 values of stride"));
+    assert_int_equal(tco_summarise(&s, x, SIZE_MAX / 4, 1, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "do not fit in memory"));
     s.size = 8;
+    assert_int_equal(tco_summarise(&s, x, 3, 1, NULL), TCO_E_SIZE);
+    s.size = 65537; /* past the 64 KiB bound on an output struct */
     assert_int_equal(tco_summarise(&s, x, 3, 1, NULL), TCO_E_SIZE);
     /* 1, 3, 5 (every other value) are fine */
     s = summarise(x, 3, 2);
@@ -613,6 +651,22 @@ static void test_rank_correlation_hand_worked(void **state)
     /* strided, and -0 tied with +0: x = 0 -0 1, y = 1 2 3: ranks 1.5 1.5 3 */
     const double xs[6] = { 0, 9, -0.0, 9, 1, 9 }, ys[3] = { 1, 2, 3 };
     assert_rel(rho(xs, 2, ys, 1, 3), 1.5 / sqrt(1.5 * 2), 1e-15);
+    /* what the stride steps over is never read, NaN or not; the largest
+     * finite values of either sign are values like any other */
+    const double gaps[6] = { 0, NAN, -0.0, INFINITY, 1, NAN };
+    assert_rel(rho(gaps, 2, ys, 1, 3), 1.5 / sqrt(1.5 * 2), 1e-15);
+    /* and an infinity of either sign where the stride lands is refused */
+    for (int sign = -1; sign <= 1; sign += 2) {
+        const double inf_at[6] = { 0, 9, sign * INFINITY, 9, 1, 9 };
+        double r = 99;
+        tco_error err = TCO_ERROR_INIT;
+        assert_int_equal(tco_rank_correlation(&r, inf_at, 2, ys, 1, 3, &err), TCO_E_NOT_FINITE);
+        assert_non_null(strstr(err.message, sign < 0 ? "pair 1: x[2] = -inf" : "pair 1: x[2] = inf"));
+        assert_true(r == 99);
+    }
+    const double ends[3] = { -DBL_MAX, 0, DBL_MAX };
+    assert_true(rho(ends, 1, ys, 1, 3) == 1);
+    assert_true(rho(ys, 1, ends, 1, 3) == 1);
     /* no spread: 0 (undefined, reported as no association) */
     const double flat[4] = { 7, 7, 7, 7 }, any[4] = { 1, 4, 2, 3 };
     assert_true(rho(flat, 1, any, 1, 4) == 0);
@@ -644,6 +698,8 @@ static void test_rank_correlation_hand_worked(void **state)
     assert_non_null(strstr(err.message, "pair 1: x[1]"));
     assert_int_equal(tco_rank_correlation(&r, any, SIZE_MAX / 2, any, 1, 4, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "do not fit in memory"));
+    assert_int_equal(tco_rank_correlation(&r, any, 1, any, SIZE_MAX / 2, 4, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "n = 4 pairs do not fit in memory"));
     assert_true(r == 5);
 }
 
@@ -903,6 +959,22 @@ static void test_sample_failure(void **state)
     }
     assert_string_equal(message[0], message[1]);
     assert_string_equal(message[0], message[2]);
+
+    /* A sample its handle's own checks refuse (prepared, before any
+     * estimate): params_active of 6e9 to 8e9 against params_total 7e9,
+     * about half the samples above it; the first is named. */
+    tco_uncertain active[1] = { U(TCO_P_PARAMS_ACTIVE, TCO_DIST_UNIFORM, 6e9, 8e9, 0, 0, 0) };
+    assert_int_equal(tco_monte_carlo_draw(x, active, 1, 8, 0, N, NULL), TCO_OK);
+    first = 0;
+    while (!(x[first] > 7e9))
+        first++;
+    snprintf(want, sizeof want, "Monte Carlo sample %zu (params_active = %g): params_active = %g exceeds params_total = 7e+09",
+             first, x[first], x[first]);
+    tco_error err = TCO_ERROR_INIT;
+    double corr1[1];
+    assert_int_equal(run(sum, corr1, active, 1, 8, N, 1, &s, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.message, want);
+    assert_int_equal(err.param, TCO_P_PARAMS_ACTIVE);
     free(sum);
     scen_free(&s);
 }
@@ -928,6 +1000,14 @@ static void test_run_arguments(void **state)
     tco_error err = TCO_ERROR_INIT;
     assert_int_equal(run(sum, &corr, &bad, 1, 1, 10, 1, &s, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "inputs[0]"));
+    /* samples whose series (each a double) cannot fit the address space:
+     * no memory, said before any allocation is tried (2^61 samples of a
+     * double are 2^64 bytes a series: a product that wraps to 0) */
+    memset(sum, 0x5a, S * sizeof *sum);
+    corr = 42;
+    assert_int_equal(run(sum, &corr, &in, 1, 1, SIZE_MAX / 16, 1, &s, &err), TCO_E_NOMEM);
+    assert_int_equal(run(sum, NULL, NULL, 0, 1, (size_t)1 << 61, 1, &s, &err), TCO_E_NOMEM);
+    assert_true(corr == 42 && ((unsigned char *)sum)[0] == 0x5a);
 
     /* no input: every sample is the estimate; larger summaries are zeroed
      * past what this version fills */

@@ -79,6 +79,7 @@ struct ctx {
     char text[65536];
     size_t text_len;
     tco_attribution_part *part, *part2, *loaded;
+    tco_attribution_part *empty; /* of no records: merged into, it takes in every text */
     uint8_t part_bytes[65536];
     size_t part_len;
     tco_attribution *settled;
@@ -294,6 +295,25 @@ static int call_part_merge(ctx *c, tco_error *err)
     }
     return rc;
 }
+/* Into a part of no records: every group's texts are interned anew and
+ * every group filed, each of which can fail; into stays as it was. */
+static int call_part_merge_new(ctx *c, tco_error *err)
+{
+    uint8_t before[256], after[256];
+    size_t len, again;
+    assert_int_equal(tco_attribution_part_save(before, sizeof before, &len, c->empty, NULL), TCO_OK);
+    int rc = tco_attribution_part_merge(c->empty, c->part2, err);
+    if (rc) {
+        assert_int_equal(tco_attribution_part_save(after, sizeof after, &again, c->empty, NULL), TCO_OK);
+        assert_true(again == len && memcmp(before, after, len) == 0);
+    }
+    return rc;
+}
+static void undo_part_merge_new(ctx *c)
+{
+    tco_attribution_part_free(c->empty);
+    c->empty = NULL;
+}
 static int call_settle(ctx *c, tco_error *err)
 {
     return tco_attribute_parts(&c->settled, c->part, c->t, c->w, c->p, err);
@@ -361,6 +381,14 @@ static void test_every_allocation_fails_cleanly(void **state)
     assert_true(inject("tco_attribution_part_load", &c, call_part_load, undo_part_load) >= 3);
     assert_int_equal(tco_attribution_part_load(&c.part2, c.part_bytes, c.part_len, NULL), TCO_OK);
     assert_true(inject("tco_attribution_part_merge", &c, call_part_merge, NULL) >= 3);
+    tco_attribution_request q = request_of(&c);
+    size_t pairs;
+    const uint32_t *p = tco_records_tag_pairs(c.records, &pairs);
+    assert_int_equal(tco_attribute_part(&c.empty, tco_records_data(c.records), 0, p, pairs,
+                                        tco_records_tags(c.records), &q, c.t, c.w, c.p, NULL),
+                     TCO_OK);
+    assert_true(inject("tco_attribution_part_merge into an empty part", &c, call_part_merge_new,
+                       undo_part_merge_new) >= 3);
     tco_attribution_part_free(c.part2);
     assert_true(inject("tco_attribute_parts", &c, call_settle, undo_settle) >= 3);
     assert_int_equal(call_settle(&c, NULL), TCO_OK);

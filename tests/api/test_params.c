@@ -241,6 +241,14 @@ static void test_introspection(void **state)
     double value;
     assert_int_equal(tco_param_choice_at(&name, &value, TCO_P_MFU, 0, NULL), TCO_E_TYPE);
     assert_int_equal(tco_param_choice_at(NULL, &value, TCO_P_COOLING, 0, NULL), TCO_E_NULL);
+    assert_int_equal(tco_param_choice_at(&name, NULL, TCO_P_COOLING, 0, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "value must not be NULL");
+    assert_int_equal(tco_param_choice_at(&name, &value, 4242, 0, &err), TCO_E_UNKNOWN_PARAM);
+    assert_string_equal(err.message, "no parameter has key 4242");
+    assert_int_equal(tco_param_info_get(NULL, TCO_P_MFU, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "out must not be NULL");
+    in.size = 65537; /* past the 64 KiB bound on an output struct */
+    assert_int_equal(tco_param_info_get(&in, TCO_P_MFU, NULL), TCO_E_SIZE);
 }
 
 /* The names clients show and write (files, messages, bindings) come from
@@ -291,6 +299,11 @@ static void test_catalogue(void **state)
     assert_int_equal(tco_accelerator_at(&a, tco_accelerator_count(), NULL), TCO_E_INDEX);
     a.size = 8;
     assert_int_equal(tco_accelerator_at(&a, 0, NULL), TCO_E_SIZE);
+    a.size = 65537; /* past the 64 KiB bound on an output struct */
+    assert_int_equal(tco_accelerator_at(&a, 0, NULL), TCO_E_SIZE);
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_accelerator_at(NULL, 0, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "out must not be NULL");
 }
 
 /* A value refused for a bound is shown with the digits that tell it from
@@ -309,6 +322,14 @@ static void test_messages_tell_the_value_apart(void **state)
     assert_int_equal(tco_workload_set(w, TCO_P_LAYERS, 80.0000001, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "layers = 80.0000000999"));
     tco_workload_free(w);
+    /* a bound with a unit says it; a count or a share has none */
+    tco_topology *t;
+    assert_int_equal(tco_topology_new(&t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_set(t, TCO_P_NODE_MTBF_HOURS, 0.5, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "node_mtbf_hours = 0.5 is out of range: allowed 1 to 1e+09 h ("));
+    assert_int_equal(tco_topology_set(t, TCO_P_ACCELERATORS, 0, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "accelerators = 0 is out of range: allowed 1 to 1e+07 ("));
+    tco_topology_free(t);
 }
 
 int main(void)

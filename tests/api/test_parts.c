@@ -480,6 +480,39 @@ static void test_refused(void **state)
     assert_int_equal(tco_attribution_part_save(NULL, 0, &len1, a, NULL), TCO_OK);
     assert_true(len1 == len0);
     assert_int_equal(tco_attribution_part_merge(NULL, a, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "into must not be NULL");
+    assert_int_equal(tco_attribution_part_merge(a, NULL, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "from must not be NULL");
+    /* the shared rule alone, or the owner alone, differing */
+    b = part_of(rs, 0, TCO_SPREAD_USAGE, TCO_SPREAD_EVEN, &s);
+    assert_int_equal(tco_attribution_part_merge(a, b, &err), TCO_E_INCONSISTENT);
+    assert_non_null(strstr(err.message, "spreads by other rules or to another owner"));
+    tco_attribution_part_free(b);
+    {
+        tco_attribution_part *owner1 = part_of(rs, 0, TCO_SPREAD_USAGE, TCO_SPREAD_OWNER, &s), *owner2 = NULL;
+        tco_attribution_request q = request_of(tco_records_tags(rs), 0, TCO_SPREAD_USAGE, TCO_SPREAD_OWNER);
+        q.owner_value = find(tco_records_tags(rs), "team2");
+        assert_true(q.owner_value != TCO_TAG_NONE);
+        size_t np;
+        const uint32_t *pp = tco_records_tag_pairs(rs, &np);
+        assert_int_equal(tco_attribute_part(&owner2, tco_records_data(rs), tco_records_count(rs), pp, np,
+                                            tco_records_tags(rs), &q, s.t, s.w, s.p, &err),
+                         TCO_OK);
+        assert_int_equal(tco_attribution_part_merge(owner1, owner2, &err), TCO_E_INCONSISTENT);
+        assert_non_null(strstr(err.message, "to another owner"));
+        tco_attribution_part_free(owner2);
+        tco_attribution_part_free(owner1);
+    }
+    /* NULL asks of the accessors: NULL back */
+    assert_null(tco_attribution_part_tags(NULL));
+    uint32_t team_id;
+    assert_int_equal(tco_tags_find(tco_attribution_part_tags(a), "team", 4, &team_id, NULL), TCO_OK);
+    assert_null(tco_attribution_part_key(NULL, 0));
+    assert_null(tco_attribution_tags(NULL));
+    assert_int_equal(tco_attribution_part_save(NULL, 0, NULL, a, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "len must not be NULL");
+    assert_int_equal(tco_attribution_part_save(NULL, 0, &len1, NULL, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "part must not be NULL");
     /* each pointer a part needs, missing alone, is named */
     {
         tco_attribution_request q = request_of(tco_records_tags(rs), 0, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE);
@@ -523,6 +556,36 @@ static void test_refused(void **state)
                          TCO_OK);
         assert_int_equal(tco_attribution_part_merge(a, none, &err), TCO_E_INCONSISTENT);
         assert_non_null(strstr(err.message, "is of the period"));
+        tco_attribution_part_free(none);
+        q.period_end -= 3600;
+        q.period_start -= 3600; /* the start alone */
+        assert_int_equal(tco_attribute_part(&none, rd, nr, pp, np, tco_records_tags(rs), &q, s.t, s.w, s.p, &err),
+                         TCO_OK);
+        assert_int_equal(tco_attribution_part_merge(a, none, &err), TCO_E_INCONSISTENT);
+        assert_non_null(strstr(err.message, "is of the period"));
+        tco_attribution_part_free(none);
+        q.period_start += 3600;
+        /* a part of no records has no groups: merged into, it adds
+         * nothing, and the whole settles as the part it took in */
+        assert_int_equal(tco_attribute_part(&none, rd, 0, pp, np, tco_records_tags(rs), &q, s.t, s.w, s.p, &err),
+                         TCO_OK);
+        tco_attribution *alone = NULL, *merged = NULL;
+        /* settled alone, it has no group to spread the idle hours over:
+         * refused as the whole attribution of no records is */
+        tco_attribution *empty = NULL;
+        tco_error whole = TCO_ERROR_INIT;
+        assert_int_equal(tco_attribute(&empty, rd, 0, pp, np, tco_records_tags(rs), &q, s.t, s.w, s.p, &whole),
+                         TCO_E_INCONSISTENT);
+        assert_int_equal(tco_attribute_parts(&empty, none, s.t, s.w, s.p, &err), TCO_E_INCONSISTENT);
+        assert_null(empty);
+        assert_string_equal(err.param_name, "request.idle_rule");
+        assert_string_equal(err.message, whole.message);
+        assert_int_equal(tco_attribute_parts(&alone, a, s.t, s.w, s.p, NULL), TCO_OK);
+        assert_int_equal(tco_attribution_part_merge(none, a, &err), TCO_OK);
+        assert_int_equal(tco_attribute_parts(&merged, none, s.t, s.w, s.p, NULL), TCO_OK);
+        same_bill(alone, tco_attribution_tags(alone), merged, tco_attribution_tags(merged));
+        tco_attribution_free(merged);
+        tco_attribution_free(alone);
         tco_attribution_part_free(none);
     }
 

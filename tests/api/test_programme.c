@@ -356,7 +356,25 @@ static void test_errors(void **state)
     st[1].size = sizeof st[1];
     st[0].size = 8;
     refused(&f, st, 3, TCO_E_SIZE, "stages[0].size", NULL);
+    st[0].size = sizeof st[0] + 4; /* not a multiple of 8 */
+    refused(&f, st, 1, TCO_E_SIZE, "stages[0].size", "a multiple of 8");
+    st[0].size = 1032; /* past the 1 KiB bound on an input struct */
+    refused(&f, st, 1, TCO_E_SIZE, "stages[0].size", "stages[0].size = 1032");
     st[0].size = sizeof st[0];
+    /* A stage the estimate refuses, named as the stage (its label without
+     * a name) and the parameter the estimate names: 1e12 parameters' state
+     * (16 B each, 1.6e13 B over 16 accelerators, tensor 4, ZeRO 1) does
+     * not fit 80 GB. */
+    tco_workload *huge;
+    assert_int_equal(tco_workload_new(&huge, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(huge, TCO_P_JOB_ACCELERATORS, 16, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(huge, TCO_P_PARAMS_TOTAL, 1e12, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(huge, TCO_P_TENSOR_PARALLEL, 4, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(huge, TCO_P_PIPELINE_PARALLEL, 1, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(huge, NULL), TCO_OK);
+    tco_stage alone[1] = { stage(TCO_STAGE_PRETRAINING, "", huge, TCO_STAGE_START, 0) };
+    refused(&f, alone, 1, TCO_E_INCONSISTENT, "zero_stage", "stages[0]: ");
+    tco_workload_free(huge);
     /* A newer caller's field this library cannot read. */
     struct { tco_stage s; double extra; } big[1];
     memset(big, 0, sizeof big);
@@ -374,6 +392,15 @@ static void test_errors(void **state)
     assert_non_null(strstr(err.message, "tco_programme.size = 8"));
     out.size = 70000;
     assert_int_equal(tco_programme_compute(&out, NULL, 0, st, 3, f.t, f.p, &err), TCO_E_SIZE);
+    /* 64 KiB itself is the largest size allowed: filled, the rest zeroed */
+    unsigned char *most = malloc(65536);
+    assert_non_null(most);
+    memset(most, 0xee, 65536);
+    size_t size_max = 65536;
+    memcpy(most, &size_max, sizeof size_max);
+    assert_int_equal(tco_programme_compute((tco_programme *)(void *)most, NULL, 0, st, 3, f.t, f.p, &err), TCO_OK);
+    assert_true(most[65535] == 0 && most[sizeof(tco_programme)] == 0);
+    free(most);
     out.size = sizeof out;
     tco_stage_result res[3];
     assert_int_equal(tco_programme_compute(&out, res, 12, st, 3, f.t, f.p, &err), TCO_E_SIZE);
@@ -599,6 +626,10 @@ static void test_story_errors(void **state)
     st[2].versions_kept = 1;
     refused(&f, st, 3, TCO_E_RANGE, "stages[2].versions_kept", "allowed 0 only, for a serving stage");
     st[2].versions_kept = 0;
+    st[0].versions_kept = 2;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[0].versions_kept",
+            "= 2: allowed 0 only, for a data_pipeline stage (it writes no checkpoints; its prepared data joins the store)");
+    st[0].versions_kept = 0;
     pq.dedup_kept_share = 2;
     refused(&f, st, 3, TCO_E_RANGE, "stages[0].pipeline.dedup_kept_share",
             "stages[0] (\"web data\"), its pipeline request: pipeline.dedup_kept_share = 2 is out of range");
@@ -647,6 +678,9 @@ static void test_also_after(void **state)
     st[2].also_after = later;
     st[2].n_also_after = 1;
     refused(&f, st, 3, TCO_E_RANGE, "stages[2].also_after[0]", "allowed an earlier stage, 0 to 1");
+    const int32_t before_start[1] = { -1 };
+    st[2].also_after = before_start;
+    refused(&f, st, 3, TCO_E_RANGE, "stages[2].also_after[0]", "stages[2].also_after[0] = -1: allowed an earlier stage");
     st[2].also_after = NULL;
     refused(&f, st, 3, TCO_E_NULL, "stages[2].n_also_after", "give both");
     st[2].also_after = also;

@@ -456,6 +456,28 @@ static void test_smaller_baseline(void **state)
     assert_rel(o.total_after, 80, 1e-15); /* 20 accelerator-hours at 4 */
     assert_int_equal(o.verdict, TCO_VERDICT_NO_SAVING);
     assert_rel(o.side_effect, 0.25 * (11 - 9), 1e-15);
+
+    /* the five hours repeated 60 times, 300 points (past one block of
+     * 256): the same optimum (the 113th smallest of 60 each of 1, 2, 3,
+     * 6, 8 is 2) and every figure 60 times the five hours': 4,980 before,
+     * 4,140 after, a saving of 840; 60 x 7 more acquired, 105
+     * accelerator-hours of waiting, 1,050 at 10 (flagged) */
+    double *long_run = malloc(300 * sizeof *long_run);
+    assert_non_null(long_run);
+    for (int i = 0; i < 300; i++)
+        long_run[i] = hourly[i % 5];
+    q = baseline_cut(6, 2);
+    q.demand = long_run;
+    q.n = 300;
+    q.wait_cost_per_accelerator_hour = 10;
+    o = weigh(&s, &q);
+    assert_rel(o.total_before, 4980, 1e-14);
+    assert_rel(o.total_after, 4140, 1e-14);
+    assert_rel(o.saving, 840, 1e-13);
+    assert_rel(o.side_effect, 105, 1e-14);
+    assert_rel(o.side_effect_cost, 1050, 1e-14);
+    assert_int_equal(o.verdict, TCO_VERDICT_FLAGGED);
+    free(long_run);
     scen_free(&s);
 }
 
@@ -756,6 +778,91 @@ static void test_batch(void **state)
     scen_free(&s);
 }
 
+/* What the base estimate or the split refuses passes through, named as
+ * they name it; a suggestion the split cannot price is a row with its
+ * code and zeros. */
+static void test_refusals_passed_on(void **state)
+{
+    (void)state;
+    /* 1e14 parameters: their state does not fit the default cluster */
+    scen s;
+    scen_new(&s);
+    SW(&s, TCO_P_PARAMS_TOTAL, 1e14);
+    scen_freeze(&s);
+    tco_estimate e = { .size = sizeof e };
+    tco_error want = TCO_ERROR_INIT, err = TCO_ERROR_INIT;
+    int code = tco_estimate_compute(&e, s.t, s.w, s.p, &want);
+    assert_int_equal(code, TCO_E_INCONSISTENT);
+    tco_saving q = saving(TCO_SAVING_METRICS_INTERVAL, 30);
+    check_refused(&s, &q, code, want.param_name);
+    tco_tradeoff rows[8];
+    size_t n = 77;
+    assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, NULL, s.t, s.w, s.p, &err), code);
+    assert_string_equal(err.param_name, want.param_name);
+    assert_string_equal(err.message, want.message);
+    assert_int_equal(n, 77);
+    scen_free(&s);
+
+    /* A custom accelerator priced on demand only: the estimate runs, the
+     * split has no reserved rate for the baseline, so the suggested
+     * baseline is a row with the split's code. */
+    baseline_scen(&s);
+    scen c;
+    scen_defaults(&c);
+    assert_int_equal(tco_topology_set_text(c.t, TCO_P_ACCELERATOR_MODEL, "custom", NULL), TCO_OK);
+    ST(&c, TCO_P_ACCELERATOR_PEAK_FLOPS, 1e15);
+    ST(&c, TCO_P_ACCELERATOR_MEMORY_BYTES, 100e9);
+    ST(&c, TCO_P_ACCELERATOR_TDP_WATTS, 700);
+    SP(&c, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SW(&c, TCO_P_INTERRUPTIBLE_SHARE, 0);
+    scen_freeze(&c);
+    assert_int_equal(tco_estimate_compute(&e, c.t, c.w, c.p, NULL), TCO_OK);
+    tco_split sp = { .size = sizeof sp };
+    code = tco_capacity_split(&sp, hourly, 5, 1, c.t, c.w, c.p, &want);
+    assert_int_equal(code, TCO_E_INCONSISTENT);
+    tco_saving side = baseline_cut(6, 0);
+    side.kind = 0;
+    side.value = 0;
+    assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, &side, c.t, c.w, c.p, NULL), TCO_OK);
+    size_t k = 0;
+    while (k < n && rows[k].kind != TCO_SAVING_SMALLER_BASELINE)
+        k++;
+    assert_true(k < n);
+    assert_int_equal(rows[k].status, code);
+    assert_true(rows[k].new_value == 0 && rows[k].saving == 0 && rows[k].net == 0);
+    q = baseline_cut(6, 2);
+    tco_tradeoff o;
+    memset(&o, 0xab, sizeof o);
+    o.size = sizeof o;
+    assert_int_equal(tco_tradeoff_compute(&o, &q, c.t, c.w, c.p, &err), code);
+    assert_string_equal(err.message, want.message);
+    scen_free(&c);
+    scen_free(&s);
+
+    /* Reserved at the on-demand rate (4 and 4): the split reserves
+     * nothing (target exceedance 4 / 4 = 1, every point may be above), so
+     * the suggested baseline is 0; and with every rented accelerator
+     * reserved no spot is suggested (1 - reserved_share = 0). */
+    scen_new(&s);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0);
+    ST(&s, TCO_P_RESERVED_SHARE, 1);
+    scen_freeze(&s);
+    assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, &side, s.t, s.w, s.p, NULL), TCO_OK);
+    int baseline_row = 0;
+    for (size_t i = 0; i < n; i++) {
+        assert_true(rows[i].kind != TCO_SAVING_MORE_SPOT);
+        if (rows[i].kind == TCO_SAVING_SMALLER_BASELINE) {
+            baseline_row = 1;
+            assert_int_equal(rows[i].status, TCO_OK);
+            assert_true(rows[i].new_value == 0);
+        }
+    }
+    assert_true(baseline_row);
+    scen_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -773,6 +880,7 @@ int main(void)
         cmocka_unit_test(test_batch),
         cmocka_unit_test(test_fewer_replicas_queue),
         cmocka_unit_test(test_checkpoint_retention_edges),
+        cmocka_unit_test(test_refusals_passed_on),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -695,6 +695,15 @@ static void test_bad_series_and_sizes(void **state)
     r.size = sizeof r;
     tco_split sp = { .size = 16 };
     assert_int_equal(serve(&r, &sp, NULL, 0, &q, &s, &err), TCO_E_SIZE);
+    sp.size = 65537; /* past the 64 KiB bound on an output struct */
+    assert_int_equal(serve(&r, &sp, NULL, 0, &q, &s, &err), TCO_E_SIZE);
+    assert_non_null(strstr(err.message, "tco_split"));
+    /* the custom accelerator has no catalogue bandwidth: the request must give one */
+    q.memory_bandwidth_bytes_per_s = 0;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "request.memory_bandwidth_bytes_per_s");
+    assert_non_null(strstr(err.message, "accelerator_model = custom"));
+    q.memory_bandwidth_bytes_per_s = 2e12;
     double needed[2];
     assert_int_equal(serve(&r, NULL, needed, 1, &q, &s, &err), TCO_E_SIZE);
     assert_string_equal(err.param_name, "n_needed");

@@ -595,6 +595,319 @@ static void test_mfu_closed_form(void **state)
     scen_free(&s);
 }
 
+/* The frozen scenario's estimate at mfu m under class cls (-1: as set). */
+static tco_estimate priced_at_mfu(const scen *s, double m, int cls)
+{
+    tco_topology *t;
+    tco_workload *w;
+    assert_int_equal(tco_topology_clone(&t, s->t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_clone(&w, s->w, NULL), TCO_OK);
+    class_shares(t, cls);
+    assert_int_equal(tco_workload_set(w, TCO_P_MFU, m, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(t, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(w, NULL), TCO_OK);
+    tco_estimate e = { .size = sizeof e };
+    assert_int_equal(tco_estimate_compute(&e, t, w, s->p, NULL), TCO_OK);
+    tco_topology_free(t);
+    tco_workload_free(w);
+    return e;
+}
+
+/* The mfu with a deadline and a budget, on demand the only class (as in
+ * test_both_on_demand_alone): the total falls as the mfu rises (the run
+ * is shorter), so (a) a budget the deadline's mfu meets is met there,
+ * (b) one only a higher mfu meets raises it to where the total is the
+ * budget, (c) one even mfu = 1 misses leaves the deadline met at mfu 1.
+ * And the other end: deadlines and budgets so loose that the least mfu,
+ * 0.001, meets them (hand_wall_h(1024, 0.001) = 235,096 h, 9,796 days). */
+static void test_mfu_deadline_and_budget(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    no_failures(&s);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    scen_freeze(&s);
+    double m20 = FLOPS / (1024 * H100_PEAK * 3600 * (1 - STALL) * 20 * 24); /* test_mfu_closed_form's 0.4898 */
+    double t20 = priced_at_mfu(&s, m20, TCO_CLASS_ON_DEMAND).total;
+    double t1 = priced_at_mfu(&s, 1, TCO_CLASS_ON_DEMAND).total;
+    assert_true(t1 < t20);
+
+    tco_target g = target_of(TCO_SOLVE_MFU, 20, t20 * 1.01, 0);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_int_equal(r.price_class, TCO_CLASS_ON_DEMAND);
+    assert_rel(r.mfu, m20, 2e-9);
+    assert_true(r.wall_days <= 20 && r.total <= g.budget);
+
+    g.budget = (t1 + t20) / 2;
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.mfu > m20 * 1.01 && r.mfu < 1);
+    assert_true(r.total <= g.budget);
+    assert_rel(r.total, g.budget, 1e-8);
+    assert_rel(r.total, priced_at_mfu(&s, r.mfu, TCO_CLASS_ON_DEMAND).total, 1e-12);
+
+    g.budget = t1 * 0.99;
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_true(r.mfu == 1);
+    assert_rel(r.total, t1, 1e-12);
+    assert_rel(r.closest_total, t1, 1e-12);
+    assert_rel(r.closest_wall_days, hand_wall_h(1024, 1) / 24, 1e-12);
+
+    /* the least mfu meets 20,000 days, and any budget above its total */
+    double t_least = priced_at_mfu(&s, 0.001, -1).total;
+    g = target_of(TCO_SOLVE_MFU, 20000, 0, 0);
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.mfu == 0.001);
+    assert_rel(r.wall_days, hand_wall_h(1024, 0.001) / 24, 1e-12);
+    g = target_of(TCO_SOLVE_MFU, 0, t_least * 1.01, 0);
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.mfu == 0.001);
+    assert_rel(r.total, t_least, 1e-12);
+    /* a budget below the total at mfu 1 alone: missed there, the closest */
+    g = target_of(TCO_SOLVE_MFU, 0, t1 * 0.99, 0);
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_true(r.mfu == 1);
+    assert_rel(r.closest_total, t1, 1e-12);
+    scen_free(&s);
+}
+
+/* A batch of 12 sequences (batch_tokens 49,152 of seq_len 4,096, one a
+ * micro-batch) runs on at most 12 data-parallel groups: 12 x TP 8 x PP 4
+ * = 384 accelerators. Past that every size is refused, so the searches
+ * meet refusals inside the grid (sizes 32 x 13 to 32 x 32, and the
+ * raised cluster's 32 x 33 to 32 x 64 up to target.max_accelerators
+ * 2,048), not only at its end. With failures off the wall time falls
+ * with n up to 384: (a) 40 days (626.94 needed, test_deadline_by_hand)
+ * is out of reach and 384 the fastest; (b) a deadline between the hand
+ * wall times at 288 and 320 is met at 320; (c) on the cluster as given
+ * the total falls with n too (it is held while the job runs), so a
+ * budget just above the total at 384 is met there and one just below by
+ * nothing, 384 the closest. */
+static void test_batch_limits_the_grid(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    no_failures(&s);
+    SW(&s, TCO_P_BATCH_TOKENS, 12 * 4096);
+    SW(&s, TCO_P_SEQ_LEN, 4096);
+    SW(&s, TCO_P_MICRO_BATCH_SEQUENCES, 1);
+    SW(&s, TCO_P_JOB_ACCELERATORS, 384); /* the scenario as given must run */
+    scen_freeze(&s);
+    tco_estimate e;
+    assert_int_equal(priced_at(&e, &s, 384, 1024, -1), TCO_OK);
+    assert_int_equal(priced_at(&e, &s, 416, 1024, -1), TCO_E_INCONSISTENT);
+
+    for (int raised = 0; raised < 2; raised++) {
+        double most = raised ? 2048 : 0;
+        tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 40, 0, most);
+        tco_sizing r = sized(&s, &g);
+        assert_int_equal(r.feasible, 0);
+        assert_true(r.accelerators == 384);
+        assert_rel(r.closest_wall_days, hand_wall_h(384, MFU) / 24, 1e-12);
+
+        g.deadline_days = (hand_wall_h(288, MFU) + hand_wall_h(320, MFU)) / 2 / 24;
+        r = sized(&s, &g);
+        assert_int_equal(r.feasible, 1);
+        assert_true(r.accelerators == 320);
+        assert_rel(r.wall_days, hand_wall_h(320, MFU) / 24, 1e-12);
+
+        double t384 = total_at(&s, 384, 1024, -1);
+        assert_true(total_at(&s, 352, 1024, -1) > t384);
+        g = target_of(TCO_SOLVE_ACCELERATORS, 0, t384 * 1.001, most);
+        r = sized(&s, &g);
+        assert_int_equal(r.feasible, 1);
+        assert_true(r.accelerators == 384);
+        g.budget = t384 * 0.999;
+        r = sized(&s, &g);
+        assert_int_equal(r.feasible, 0);
+        assert_true(r.accelerators == 384);
+        assert_rel(r.closest_total, t384, 1e-12);
+    }
+    scen_free(&s);
+}
+
+/* Time from achieved_flops_per_accelerator = 3e14 rather than mfu: the
+ * 40 days need F / (3e14 x 3,600 x 0.98 x 960) = 826.72 accelerators,
+ * 832 on the step of 32, and the answer's mfu is the one achieved,
+ * 3e14 / 989e12 = 0.30333670, not the workload's 0.4. */
+static void test_time_from_achieved_flops(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    no_failures(&s);
+    SW(&s, TCO_P_ACHIEVED_FLOPS_PER_ACCELERATOR, 3e14);
+    scen_freeze(&s);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 40, 0, 0);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.accelerators == 832);
+    assert_rel(r.mfu, 3e14 / H100_PEAK, 1e-12);
+    assert_rel(r.wall_days, FLOPS / (832 * 3e14 * 3600) / (1 - STALL) / 24, 1e-12);
+    scen_free(&s);
+}
+
+/* A list price dearer than the rate the table gives is no class: on
+ * demand at 2, reserved at H100's list price (AWS p5.48xlarge over 8,
+ * 31.464 / 8 = 3.933: test_split_spot), no spot, no capex: the joint
+ * search answers on demand, as class_answer prices it. */
+static void test_both_dearer_list_price_left_out(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 2);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, -1);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    ST(&s, TCO_P_RESERVED_SHARE, 0);
+    scen_freeze(&s);
+    /* asked for alone, that rate is refused as dearer */
+    double rate;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_rate(&rate, TCO_P_RESERVED_PER_ACCEL_HOUR, s.t, s.p, &err), TCO_E_INCONSISTENT);
+    assert_non_null(strstr(err.message, "reserved_per_accel_hour = 3.933 is above on_demand_per_accel_hour = 2"));
+    const double days = 30;
+    tco_sizing want = class_answer(&s, TCO_CLASS_ON_DEMAND, days);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, days, 1e12, 0);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_int_equal(r.price_class, TCO_CLASS_ON_DEMAND);
+    assert_true(r.accelerators == want.accelerators);
+    assert_rel(r.total, want.total, 1e-12);
+    scen_free(&s);
+}
+
+/* A limit whose whole grid is below what runs: 4 sites need 4 data-
+ * parallel groups, and target.max_accelerators = 96 allows 3 (96 / 32);
+ * the workload's own job, 1,024, is past the limit, so the nearest size
+ * is the limit's, refused for the sites, and so named. */
+static void test_limit_below_what_runs(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_SITES, 4);
+    scen_freeze(&s);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 30, 0, 96);
+    tco_sizing r = { .size = sizeof r };
+    tco_error err = TCO_ERROR_INIT, want = TCO_ERROR_INIT;
+    tco_estimate e;
+    assert_int_equal(priced_at(&e, &s, 96, 1024, -1), TCO_E_INCONSISTENT);
+    {
+        tco_workload *w;
+        assert_int_equal(tco_workload_clone(&w, s.w, NULL), TCO_OK);
+        assert_int_equal(tco_workload_set(w, TCO_P_JOB_ACCELERATORS, 96, NULL), TCO_OK);
+        assert_int_equal(tco_workload_freeze(w, NULL), TCO_OK);
+        e.size = sizeof e;
+        assert_int_equal(tco_estimate_compute(&e, s.t, w, s.p, &want), TCO_E_INCONSISTENT);
+        tco_workload_free(w);
+    }
+    assert_int_equal(tco_size(&r, &g, s.t, s.w, s.p, &err), want.code);
+    assert_string_equal(err.param_name, want.param_name);
+    assert_non_null(strstr(err.message, "no job of whole nodes near the workload's runs within the limits: "));
+    assert_non_null(strstr(err.message, want.message));
+    scen_free(&s);
+}
+
+/* A class in which nothing runs is left out of the choice: spot at 10
+ * reclaims a node-hour, cheap but failing every 1 / (10 x 4 nodes) =
+ * 0.025 h at the smallest size, against a checkpoint of 70e9 x 14 B
+ * written at 1 GB/s, the job paused: 980 s, 0.27 h. The run never
+ * finishes (the estimate refuses it at every size), so reserved, the cheapest
+ * class that runs (no capex: no owned), is chosen, its answer the one
+ * class_answer prices, and the closest figures are of the classes that
+ * run. */
+static void test_both_class_refused(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 0.5);
+    SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 10);
+    SW(&s, TCO_P_CHECKPOINT_ASYNC, 0);
+    SW(&s, TCO_P_CHECKPOINT_WRITE_GBPS, 1);
+    scen_freeze(&s);
+    tco_estimate e;
+    assert_int_equal(priced_at(&e, &s, 32, 1024, TCO_CLASS_SPOT), TCO_E_INCONSISTENT);
+    const double days = 30;
+    tco_sizing want = class_answer(&s, TCO_CLASS_RESERVED, days);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, days, 1e12, 0);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_int_equal(r.price_class, TCO_CLASS_RESERVED);
+    assert_true(r.accelerators == want.accelerators);
+    assert_rel(r.total, want.total, 1e-12);
+    /* 2 days: met by no class; the closest are on demand's and reserved's */
+    g.deadline_days = 2;
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_rel(r.closest_wall_days * 24, wall_at(&s, 1024, 1024, TCO_CLASS_RESERVED), 1e-12);
+    assert_rel(r.closest_total, total_at(&s, 1024, 1024, TCO_CLASS_RESERVED), 1e-12);
+    scen_free(&s);
+}
+
+/* No job of whole nodes near the workload's own runs: 3 sites need 3
+ * data-parallel groups at least, so 8 accelerators (2 groups of TP 4) are
+ * refused; a batch of 3 sequences holds no micro-batch for a fourth
+ * group, so 16 are refused too. The workload's 12 run, but are half a
+ * node: the sizing names the refusal at 16. */
+static void test_no_grid_near_the_job(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    ST(&s, TCO_P_SITES, 3);
+    SW(&s, TCO_P_TENSOR_PARALLEL, 4);
+    SW(&s, TCO_P_PIPELINE_PARALLEL, 1);
+    SW(&s, TCO_P_PARAMS_TOTAL, 1e9);
+    SW(&s, TCO_P_JOB_ACCELERATORS, 12);
+    SW(&s, TCO_P_BATCH_TOKENS, 3 * 4096);
+    SW(&s, TCO_P_SEQ_LEN, 4096);
+    SW(&s, TCO_P_MICRO_BATCH_SEQUENCES, 1);
+    scen_freeze(&s);
+    tco_estimate e;
+    assert_int_equal(priced_at(&e, &s, 12, 1024, -1), TCO_OK);
+    assert_int_equal(priced_at(&e, &s, 8, 1024, -1), TCO_E_INCONSISTENT);
+    assert_int_equal(priced_at(&e, &s, 16, 1024, -1), TCO_E_INCONSISTENT);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 30, 0, 0);
+    tco_sizing r = { .size = sizeof r };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_size(&r, &g, s.t, s.w, s.p, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "micro_batch_sequences");
+    assert_non_null(strstr(err.message, "no job of whole nodes near the workload's runs within the limits: batch_tokens"));
+    /* with the default batch 16 runs: the search starts there, and its
+     * answer meets the deadline where a node fewer does not */
+    tco_workload *w;
+    assert_int_equal(tco_workload_clone(&w, s.w, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_BATCH_TOKENS, 4e6, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(w, NULL), TCO_OK);
+    tco_workload_free(s.w);
+    s.w = w;
+    g.deadline_days = 400;
+    tco_sizing ok = sized(&s, &g);
+    assert_int_equal(ok.feasible, 1);
+    assert_true(ok.accelerators >= 16 && fmod(ok.accelerators, 8) == 0);
+    assert_true(wall_at(&s, ok.accelerators, 1024, -1) <= 400 * 24);
+    if (ok.accelerators > 16)
+        assert_true(wall_at(&s, ok.accelerators - 8, 1024, -1) > 400 * 24);
+    scen_free(&s);
+}
+
 /* ---- errors ----------------------------------------------------------- */
 
 static void refused(const scen *s, const tco_target *g, int code, const char *name)
@@ -671,6 +984,14 @@ static void test_bad_inputs(void **state)
     refused(&s, &bad, TCO_E_RANGE, "target.tolerance");
     bad.tolerance = NAN;
     refused(&s, &bad, TCO_E_NOT_FINITE, "target.tolerance");
+    /* both bounds themselves are allowed: 1e-14 and 0.1 */
+    for (int i = 0; i < 2; i++) {
+        tco_target edge = target_of(TCO_SOLVE_MFU, 20, 0, 0);
+        edge.tolerance = i ? 0.1 : 1e-14;
+        tco_sizing at = { .size = sizeof at };
+        assert_int_equal(tco_size(&at, &edge, s.t, s.w, s.p, NULL), TCO_OK);
+        assert_true(at.wall_days <= 20);
+    }
     bad = g;
     bad.max_accelerators = -1;
     refused(&s, &bad, TCO_E_RANGE, "target.max_accelerators");
@@ -699,6 +1020,16 @@ static void test_bad_inputs(void **state)
     scen_freeze(&s);
     tco_target m = target_of(TCO_SOLVE_MFU, 30, 0, 0);
     refused(&s, &m, TCO_E_INCONSISTENT, "hfu");
+    scen_free(&s);
+    scen_new(&s);
+    SW(&s, TCO_P_ACHIEVED_FLOPS_PER_ACCELERATOR, 3e14);
+    scen_freeze(&s);
+    refused(&s, &m, TCO_E_INCONSISTENT, "achieved_flops_per_accelerator");
+    scen_free(&s);
+    scen_new(&s);
+    SW(&s, TCO_P_RUN_ACCELERATOR_HOURS, 1e6);
+    scen_freeze(&s);
+    refused(&s, &m, TCO_E_INCONSISTENT, "run_accelerator_hours");
     scen_free(&s);
 
     /* a cluster smaller than one step of the grid: whole nodes of 8 that
@@ -757,6 +1088,13 @@ int main(void)
         cmocka_unit_test(test_both_cheapest_class),
         cmocka_unit_test(test_both_on_demand_alone),
         cmocka_unit_test(test_mfu_closed_form),
+        cmocka_unit_test(test_mfu_deadline_and_budget),
+        cmocka_unit_test(test_batch_limits_the_grid),
+        cmocka_unit_test(test_both_class_refused),
+        cmocka_unit_test(test_no_grid_near_the_job),
+        cmocka_unit_test(test_time_from_achieved_flops),
+        cmocka_unit_test(test_limit_below_what_runs),
+        cmocka_unit_test(test_both_dearer_list_price_left_out),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_sizes_and_allocation),
     };

@@ -276,6 +276,29 @@ static void loss_per_cost_hand_worked(void **state)
     assert_rel(g.flops_b, 8.4e23, 1e-12);
     assert_int_equal(g.flops_ratio_defined, 1);
     assert_rel(g.loss_per_exaflop, 0.031626082423693802 / 4.2e5, 1e-12);
+    /* the FLOPs are all runs': a run twice, b three times: 2 x 4.2e23 =
+     * 8.4e23 against 3 x 8.4e23 = 2.52e24, 1.68e6 EFLOP more (the loss
+     * is one run's) */
+    {
+        scen a2, b3;
+        scen_defaults(&a2);
+        SW(&a2, TCO_P_PARAMS_TOTAL, 70e9);
+        SW(&a2, TCO_P_TOKENS, 1e12);
+        SW(&a2, TCO_P_RUNS, 2);
+        scen_freeze(&a2);
+        scen_defaults(&b3);
+        SW(&b3, TCO_P_PARAMS_TOTAL, 70e9);
+        SW(&b3, TCO_P_TOKENS, 2e12);
+        SW(&b3, TCO_P_RUNS, 3);
+        scen_freeze(&b3);
+        tco_loss_gain m = { .size = sizeof m };
+        assert_int_equal(tco_loss_per_cost(&m, NULL, a2.t, a2.w, a2.p, b3.t, b3.w, b3.p, NULL), TCO_OK);
+        assert_rel(m.flops_a, 8.4e23, 1e-12);
+        assert_rel(m.flops_b, 2.52e24, 1e-12);
+        assert_rel(m.loss_per_exaflop, 0.031626082423693802 / 1.68e6, 1e-12);
+        scen_free(&a2);
+        scen_free(&b3);
+    }
 
     /* b against a: the same figures, signs turned */
     tco_loss_gain r = { .size = sizeof r };
@@ -618,6 +641,13 @@ static void bad_searches(void **state)
     o.size = sizeof o;
     tco_estimate e = { .size = 16 };
     assert_int_equal(tco_compute_optimal(&o, &e, NULL, 1e6, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    e.size = 65537; /* past the 64 KiB bound on an output struct */
+    assert_int_equal(tco_compute_optimal(&o, &e, NULL, 1e6, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    assert_non_null(strstr(err.message, "tco_estimate"));
+    o.size = 65537;
+    assert_int_equal(tco_compute_optimal(&o, NULL, NULL, 1e6, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    assert_non_null(strstr(err.message, "tco_optimum"));
+    o.size = sizeof o;
     assert_int_equal(tco_compute_optimal(NULL, NULL, NULL, 1e6, s.t, s.w, s.p, &err), TCO_E_NULL);
     assert_int_equal(tco_compute_optimal(&o, NULL, NULL, 1e6, s.t, NULL, s.p, &err), TCO_E_NULL);
     scen_free(&s);
@@ -633,6 +663,25 @@ static void bad_searches(void **state)
     SW(&f, TCO_P_RUN_ACCELERATOR_HOURS, 1e5);
     scen_freeze(&f);
     expect_refused(&f, NULL, 1e6, TCO_E_INCONSISTENT, TCO_P_RUN_ACCELERATOR_HOURS, "run_accelerator_hours");
+    scen_free(&f);
+
+    /* a custom accelerator without a price: the smallest run (1e3
+     * parameters, 1 token) cannot be priced, and the estimate's reason
+     * follows */
+    scen_defaults(&f);
+    assert_int_equal(tco_topology_set_text(f.t, TCO_P_ACCELERATOR_MODEL, "custom", NULL), TCO_OK);
+    ST(&f, TCO_P_ACCELERATOR_PEAK_FLOPS, 1e15);
+    ST(&f, TCO_P_ACCELERATOR_MEMORY_BYTES, 100e9);
+    ST(&f, TCO_P_ACCELERATOR_TDP_WATTS, 700);
+    scen_freeze(&f);
+    tco_estimate why = { .size = sizeof why };
+    tco_error est = TCO_ERROR_INIT;
+    int code = tco_estimate_compute(&why, f.t, f.w, f.p, &est);
+    assert_int_equal(code, TCO_E_INCONSISTENT);
+    expect_refused(&f, NULL, 1e6, code, est.param, est.param_name);
+    assert_int_equal(tco_compute_optimal(&o, NULL, NULL, 1e6, f.t, f.w, f.p, &err), code);
+    assert_non_null(strstr(err.message, "the smallest run (1000 parameters, 1 tokens) cannot be priced: "));
+    assert_non_null(strstr(err.message, est.message));
     scen_free(&f);
 
     /* an unfrozen handle */

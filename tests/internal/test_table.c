@@ -70,6 +70,21 @@ static void test_defaults_valid(void **state)
     }
 }
 
+/* The encoder writes INT and BOOL values as CBOR unsigned integers
+ * (core/encode.c): the setters keep them whole and within the row's
+ * bounds, so the bounds must be 0 to 2^53. */
+static void test_whole_numbers_unsigned(void **state)
+{
+    (void)state;
+    for (int i = 0; i < IX_COUNT; i++) {
+        const param_row *r = &tco__params[i];
+        if (r->type == TCO_TYPE_INT || r->type == TCO_TYPE_BOOL) {
+            assert_true(r->lo >= 0 && r->def >= r->lo);
+            assert_true(r->hi <= 0x1p53);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -77,6 +92,7 @@ int main(void)
         cmocka_unit_test(test_keys_sorted_unique_and_grouped_by_handle),
         cmocka_unit_test(test_names_unique),
         cmocka_unit_test(test_defaults_valid),
+        cmocka_unit_test(test_whole_numbers_unsigned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
