@@ -91,6 +91,7 @@ static tco_records *read_rows(const row *r, const size_t *idx, size_t n, const i
 {
     size_t cap = sizeof HEADER + n * 512;
     char *csv = malloc(cap), *at = csv;
+    assert_non_null(csv);
     at += sprintf(at, "%s", HEADER);
     for (size_t k = 0; k < n; k++)
         if (!pick || pick[idx[k]])
