@@ -332,6 +332,22 @@ static void test_memory(void **state)
         scen_free(&s);
     }
 
+    /* Without ZeRO the state is 16 x 70e9 / 32 = 3.5e10 B, within the
+     * H100's 80 GB; with no recomputation the activations' 6.3922e10 B
+     * bring the total to 9.8922e10 B, past it: a flag, not an error. */
+    scen z0;
+    base(&z0);
+    SW(&z0, TCO_P_ZERO_STAGE, 0);
+    SW(&z0, TCO_P_LAYERS, 80);
+    SW(&z0, TCO_P_HIDDEN_SIZE, 8192);
+    SW(&z0, TCO_P_HEADS, 64);
+    SW(&z0, TCO_P_KV_HEADS, 8);
+    set_choice(&z0, TCO_P_RECOMPUTE, "none");
+    tco_estimate e0 = scen_run(&z0);
+    assert_rel(e0.memory_used_bytes, 3.5e10 + act[0], 1e-14);
+    assert_true(e0.sharded_state_bytes <= 80e9 && e0.flags & TCO_FLAG_ACTIVATIONS_EXCEED_MEMORY);
+    scen_free(&z0);
+
     /* the state alone past the memory: an error naming zero_stage */
     scen s;
     base(&s);

@@ -286,6 +286,14 @@ static void test_truncated(void **state)
     assert_int_equal(tco_topology_load_cbor(&t, short_map, sizeof short_map, &err), TCO_E_TYPE);
     assert_non_null(strstr(err.message, "the map at byte 0 declares 3 entries but 4 bytes follow"));
     assert_null(t);
+    /* without an error struct (tco.h: err may be NULL) the same code */
+    assert_int_equal(tco_topology_load_cbor(&t, no_value, sizeof no_value, NULL), TCO_E_TYPE);
+    tco_workload *w = NULL;
+    tco_pricing *p = NULL;
+    assert_int_equal(tco_scenario_load_cbor(&t, &w, &p, short_map, sizeof short_map, NULL), TCO_E_TYPE);
+    assert_null(t);
+    assert_null(w);
+    assert_null(p);
 }
 
 /* A key of another handle is named as that handle's, the last of the

@@ -1207,6 +1207,32 @@ static void test_total_is_sum(void **state)
     }
 }
 
+/* Warm and cold tiers provisioned are paid for by capacity over the held
+ * months (doc/model.md, section 9): 20 TB more of warm at 0.01 per
+ * GB-month adds held / 730.5 x 20,000 x 0.01 to the fixed storage, and 60
+ * TB more of cold at 0.004, held / 730.5 x 60,000 x 0.004; the time, and
+ * so the held hours, does not move. */
+static void test_provisioned_tiers(void **state)
+{
+    (void)state;
+    const double warm[3] = { 10, 30, 30 }, cold[3] = { 40, 40, 100 };
+    tco_estimate e[3];
+    for (int k = 0; k < 3; k++) {
+        scen s;
+        scen_new(&s);
+        ST(&s, TCO_P_STORAGE_WARM_TB, warm[k]);
+        ST(&s, TCO_P_STORAGE_COLD_TB, cold[k]);
+        SP(&s, TCO_P_STORAGE_WARM_PER_GB_MONTH, 0.01);
+        SP(&s, TCO_P_STORAGE_COLD_PER_GB_MONTH, 0.004);
+        e[k] = scen_run(&s);
+        scen_free(&s);
+    }
+    double months = e[0].held_hours / 730.5;
+    assert_true(e[1].held_hours == e[0].held_hours && e[2].held_hours == e[0].held_hours);
+    assert_rel(e[1].fixed[TCO_CAT_STORAGE] - e[0].fixed[TCO_CAT_STORAGE], months * 20000 * 0.01, 1e-9);
+    assert_rel(e[2].fixed[TCO_CAT_STORAGE] - e[1].fixed[TCO_CAT_STORAGE], months * 60000 * 0.004, 1e-9);
+}
+
 /* ---- cross-handle errors ---------------------------------------------- */
 
 /* Each valid alone, inconsistent together: the estimate fails with
@@ -1439,6 +1465,7 @@ int main(void)
         cmocka_unit_test(test_inter_site_traffic),
         cmocka_unit_test(test_unit_economics),
         cmocka_unit_test(test_total_is_sum),
+        cmocka_unit_test(test_provisioned_tiers),
         cmocka_unit_test(test_cross_handle_errors),
         cmocka_unit_test(test_never_finishes),
         cmocka_unit_test(test_argument_errors),
