@@ -391,6 +391,13 @@ static void test_split_long_ties_and_refusals(void **state)
     d[1234567] = NAN;
     assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
     assert_non_null(strstr(err.message, "demand[1234567]"));
+    /* DBL_MAX is a value of the series like any other (the gather keeps
+     * it), but the elastic hours above the baseline then overflow: the
+     * split refuses, naming the demand, and never succeeds without
+     * writing its result. */
+    d[1234567] = DBL_MAX;
+    assert_int_equal(tco_capacity_split(&x, d, n, 1, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "demand: its values are too large for the result to be finite"));
     scen_free(&s);
     free(d);
 }
