@@ -442,6 +442,16 @@ static void test_both_cheapest_class(void **state)
     assert_int_equal(r.price_class, TCO_CLASS_OWNED);
     assert_true(r.accelerators == per[TCO_CLASS_OWNED].accelerators);
     assert_rel(r.total, per[TCO_CLASS_OWNED].total, 1e-12);
+    /* the topology's own shares play no part: each class is priced with
+     * its whole cluster in that class (here given all owned) */
+    scen h = s;
+    assert_int_equal(tco_topology_clone(&h.t, s.t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_set(h.t, TCO_P_OWNED_SHARE, 1, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(h.t, NULL), TCO_OK);
+    tco_sizing given = sized(&h, &g);
+    assert_int_equal(given.price_class, TCO_CLASS_OWNED);
+    assert_true(given.accelerators == r.accelerators && given.total == r.total);
+    tco_topology_free(h.t);
 
     /* A budget just below owned's total at its fewest accelerators: on a
      * fixed cluster more accelerators cost less, so the fewest meeting
