@@ -35,14 +35,14 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EQUIVALENT = os.path.join(ROOT, "tests", "mutation", "equivalent.txt")
-# The command's allocation-failure loop, the install, the ABI and embedding
-# checks take minutes and cannot see a formula: left out.
 # Under --sanitize, any report ends the test with a failing status; leaks
 # are reported as in CI's sanitizer section.
 SANITIZE_ENV = {"ASAN_OPTIONS": "halt_on_error=1:abort_on_error=1:detect_leaks=1",
                 "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
 SANITIZE_SETUP = ["-Db_sanitize=address,undefined", "-Db_lundef=false",
                   "-Dc_args=-fsanitize=float-cast-overflow,float-divide-by-zero"]
+# The command's allocation-failure loop, the install, the ABI and embedding
+# checks take minutes and cannot see a formula: left out.
 SKIP_TESTS = {"tco-nomem", "installed", "cmake-package", "subproject", "exports", "abi", "static-exports",
               "header_c99", "header_cxx"}
 
