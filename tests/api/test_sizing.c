@@ -1007,6 +1007,10 @@ static void test_bad_inputs(void **state)
     refused(&s, &bad, TCO_E_RANGE, "target.max_accelerators");
     bad.max_accelerators = 2e7;
     refused(&s, &bad, TCO_E_RANGE, "target.max_accelerators");
+    /* the bound itself, 1e7 (the most a topology may have, doc/model.md), is allowed */
+    tco_target most = target_of(TCO_SOLVE_ACCELERATORS, 30, 0, 1e7);
+    tco_sizing at_most = { .size = sizeof at_most };
+    assert_int_equal(tco_size(&at_most, &most, s.t, s.w, s.p, NULL), TCO_OK);
     bad.max_accelerators = 16; /* below one step of 32 */
     refused(&s, &bad, TCO_E_RANGE, "target.max_accelerators");
     scen_free(&s);
