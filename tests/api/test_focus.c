@@ -510,6 +510,9 @@ static void test_dates_and_escapes(void **state)
     dates_and_escapes(1835308800.0, "2028-02-28T00:00:00Z", "2028-03-01T00:00:00Z", "libtco-2028-02");
     /* 2027-01-31T00:00:00Z is 1,801,353,600 s: January, into February */
     dates_and_escapes(1801353600.0, "2027-01-31T00:00:00Z", "2027-02-02T00:00:00Z", "libtco-2027-01");
+    /* 13 h 47 min 9 s later: 1,801,353,600 + 46,800 + 2,820 + 9 s, whole
+     * seconds with every field of the time of day other than 0 */
+    dates_and_escapes(1801403229.0, "2027-01-31T13:47:09Z", "2027-02-02T13:47:09Z", "libtco-2027-01");
 }
 
 /* Two keys, a tag missing, traffic and names given. The same cluster;

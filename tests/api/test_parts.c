@@ -608,7 +608,7 @@ static void test_refused(void **state)
     buf[0] ^= 0x5a;
     buf[len0] = 0;
     assert_int_equal(tco_attribution_part_load(&back, buf, len0 + 1, &err), TCO_E_TYPE);
-    assert_non_null(strstr(err.message, "follow"));
+    assert_string_equal(err.message, "part: 1 bytes follow the part"); /* len0 + 1 - len0 */
     /* every byte flipped in turn: refused, or read to a part that settles
      * to finite money (an altered amount is not detectable by itself) */
     for (size_t i = 0; i < len0; i++) {
@@ -630,6 +630,26 @@ static void test_refused(void **state)
             assert_null(back);
         }
         buf[i] ^= 0x5a;
+    }
+    /* each count check alone (doc/spark.md, "A part as bytes": records at
+     * byte 56, overlapping at 72, u64; the classes' bits at 80, u32):
+     * 16 sets a fifth class bit, and one overlapping record more than
+     * there are records */
+    uint64_t records = 0;
+    for (int i = 7; i >= 0; i--)
+        records = records << 8 | buf[56 + i];
+    for (int field = 0; field < 2; field++) {
+        uint8_t *bad = malloc(len0);
+        memcpy(bad, buf, len0);
+        if (field == 0)
+            memcpy(bad + 80, (const uint8_t[]){ 16, 0, 0, 0 }, 4);
+        else
+            for (int i = 0; i < 8; i++)
+                bad[72 + i] = (uint8_t)((records + 1) >> 8 * i);
+        assert_int_equal(tco_attribution_part_load(&back, bad, len0, &err), TCO_E_TYPE);
+        assert_string_equal(err.message, "part: price classes or overlapping records out of range");
+        assert_null(back);
+        free(bad);
     }
     free(buf);
 

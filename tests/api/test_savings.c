@@ -344,10 +344,12 @@ static void test_checkpoint_retention_edges(void **state)
     side.kind = TCO_SAVING_CHECKPOINT_RETENTION;
     assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, &side, s.t, s.w, s.p, &err), TCO_E_RANGE);
     assert_string_equal(err.param_name, "saving.kind");
+    assert_string_equal(err.message, "saving.kind = 3: allowed only 0 here (tco_tradeoffs suggests every kind's value)");
     tco_saving_init(&side);
     side.value = 3;
     assert_int_equal(tco_tradeoffs(rows, sizeof rows[0], 8, &n, &side, s.t, s.w, s.p, &err), TCO_E_RANGE);
     assert_string_equal(err.param_name, "saving.value");
+    assert_string_equal(err.message, "saving.value = 3: allowed only 0 here (tco_tradeoffs suggests every kind's value)");
     assert_true(n == 99);
     scen_free(&s);
 }

@@ -442,6 +442,16 @@ static void test_both_cheapest_class(void **state)
     assert_int_equal(r.price_class, TCO_CLASS_OWNED);
     assert_true(r.accelerators == per[TCO_CLASS_OWNED].accelerators);
     assert_rel(r.total, per[TCO_CLASS_OWNED].total, 1e-12);
+    /* the topology's own shares play no part: each class is priced with
+     * its whole cluster in that class (here given all owned) */
+    scen h = s;
+    assert_int_equal(tco_topology_clone(&h.t, s.t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_set(h.t, TCO_P_OWNED_SHARE, 1, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(h.t, NULL), TCO_OK);
+    tco_sizing given = sized(&h, &g);
+    assert_int_equal(given.price_class, TCO_CLASS_OWNED);
+    assert_true(given.accelerators == r.accelerators && given.total == r.total);
+    tco_topology_free(h.t);
 
     /* A budget just below owned's total at its fewest accelerators: on a
      * fixed cluster more accelerators cost less, so the fewest meeting
@@ -997,6 +1007,10 @@ static void test_bad_inputs(void **state)
     refused(&s, &bad, TCO_E_RANGE, "target.max_accelerators");
     bad.max_accelerators = 2e7;
     refused(&s, &bad, TCO_E_RANGE, "target.max_accelerators");
+    /* the bound itself, 1e7 (the most a topology may have, doc/model.md), is allowed */
+    tco_target most = target_of(TCO_SOLVE_ACCELERATORS, 30, 0, 1e7);
+    tco_sizing at_most = { .size = sizeof at_most };
+    assert_int_equal(tco_size(&at_most, &most, s.t, s.w, s.p, NULL), TCO_OK);
     bad.max_accelerators = 16; /* below one step of 32 */
     refused(&s, &bad, TCO_E_RANGE, "target.max_accelerators");
     scen_free(&s);

@@ -647,6 +647,21 @@ static void bad_searches(void **state)
     o.size = 65537;
     assert_int_equal(tco_compute_optimal(&o, NULL, NULL, 1e6, s.t, s.w, s.p, &err), TCO_E_SIZE);
     assert_non_null(strstr(err.message, "tco_optimum"));
+    /* the bound itself is allowed, with the same answer */
+    static union {
+        tco_optimum o;
+        unsigned char b[65536];
+    } big_o;
+    static union {
+        tco_estimate e;
+        unsigned char b[65536];
+    } big_e;
+    tco_estimate small_e = { .size = sizeof small_e };
+    tco_optimum small_o = optimum_ok(&s, NULL, 1e6, &small_e);
+    big_o.o.size = big_e.e.size = 65536;
+    assert_int_equal(tco_compute_optimal(&big_o.o, &big_e.e, NULL, 1e6, s.t, s.w, s.p, &err), TCO_OK);
+    assert_true(big_o.o.params == small_o.params && big_o.o.tokens == small_o.tokens);
+    assert_true(big_e.e.total == small_e.total);
     o.size = sizeof o;
     assert_int_equal(tco_compute_optimal(NULL, NULL, NULL, 1e6, s.t, s.w, s.p, &err), TCO_E_NULL);
     assert_int_equal(tco_compute_optimal(&o, NULL, NULL, 1e6, s.t, NULL, s.p, &err), TCO_E_NULL);

@@ -13,6 +13,14 @@ survived), over the mutants not listed in tests/mutation/equivalent.txt
     tests/mutation/mutate.py --sample 40 --seed 1     # what CI runs
     tests/mutation/mutate.py --files lib/sched        # one room, every mutant
     tests/mutation/mutate.py --list                   # the mutants, not run
+    tests/mutation/mutate.py --sanitize --files lib/waste   # under ASan + UBSan
+    tests/mutation/mutate.py --mutant lib/waste/waste.c:448:23:lt-to-le   # one, as --list names it
+
+With --sanitize the library and the tests are built with AddressSanitizer
+and UndefinedBehaviorSanitizer (float checks too, as CI's sanitizer
+section) and any report fails the test: a mutant that reads or writes one
+past an array, or overflows, is killed even when the numbers it prints
+are right. A mutant then takes a few times longer to build and test.
 """
 import argparse
 import json
@@ -27,6 +35,12 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EQUIVALENT = os.path.join(ROOT, "tests", "mutation", "equivalent.txt")
+# Under --sanitize, any report ends the test with a failing status; leaks
+# are reported as in CI's sanitizer section.
+SANITIZE_ENV = {"ASAN_OPTIONS": "halt_on_error=1:abort_on_error=1:detect_leaks=1",
+                "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
+SANITIZE_SETUP = ["-Db_sanitize=address,undefined", "-Db_lundef=false",
+                  "-Dc_args=-fsanitize=float-cast-overflow,float-divide-by-zero"]
 # The command's allocation-failure loop, the install, the ABI and embedding
 # checks take minutes and cannot see a formula: left out.
 SKIP_TESTS = {"tco-nomem", "installed", "cmake-package", "subproject", "exports", "abi", "static-exports",
@@ -138,8 +152,8 @@ def tests_of(build):
     return [t for t in json.loads(out.stdout) if t["name"] not in SKIP_TESTS and "libtco:embed" not in t["suite"]]
 
 
-def run_test(t, build, timeout):
-    env = dict(os.environ, **t.get("env", {}))
+def run_test(t, build, timeout, sanitize=False):
+    env = dict(os.environ, **(SANITIZE_ENV if sanitize else {}), **t.get("env", {}))
     try:  # as meson test runs it: in the build folder unless told
         r = subprocess.run(t["cmd"], cwd=t.get("workdir") or build, env=env, capture_output=True, timeout=timeout)
         return r.returncode == 0
@@ -153,9 +167,16 @@ def main():
     ap.add_argument("--sample", type=int, default=0, help="run this many mutants drawn at random (0: all)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
+    ap.add_argument("--mutant", nargs="*", default=[], metavar="PATH:LINE:COL:OP",
+                    help="run only these mutants, named as --list prints them (the files come from the names)")
+    ap.add_argument("--sanitize", action="store_true",
+                    help="build with AddressSanitizer and UndefinedBehaviorSanitizer; any report kills the mutant")
     ap.add_argument("--min-score", type=float, default=0, help="fail below this score, in percent")
     args = ap.parse_args()
 
+    picked = {m.replace(": ", ":") for m in args.mutant}
+    if picked:
+        args.files = sorted({m.split(":")[0] for m in picked})
     sources = []
     for f in args.files:
         full = os.path.join(ROOT, f)
@@ -169,6 +190,11 @@ def main():
     every = [m for p in sources for m in mutants_of(p)]
     key = keys_of(lines, every)
     mutants = [m for m in every if key[m] not in equivalent]
+    if picked:
+        mutants = [m for m in mutants if f"{m[0]}:{m[1]}:{m[6]}:{m[2]}" in picked]
+        unknown = picked - {f"{m[0]}:{m[1]}:{m[6]}:{m[2]}" for m in mutants}
+        if unknown:
+            sys.exit(f"mutation: no such mutant (or listed as equivalent): {', '.join(sorted(unknown))}")
     if args.sample:
         mutants = sorted(random.Random(args.seed).sample(mutants, min(args.sample, len(mutants))),
                          key=lambda m: (m[0], m[3]))
@@ -194,18 +220,20 @@ def run(args, mutants, lines, key, work):
             shutil.copy2(os.path.join(ROOT, rel), os.path.join(src, rel))
     # without link-time optimisation: each mutant relinks the library, and
     # LTO would make that most of its time
-    subprocess.run(["meson", "setup", build, src, "-Dbuildtype=debugoptimized", "-Dlto=false"], check=True,
+    subprocess.run(["meson", "setup", build, src, "-Dbuildtype=debugoptimized", "-Dlto=false"]
+                   + (SANITIZE_SETUP if args.sanitize else []), check=True,
                    stdout=subprocess.DEVNULL)
     subprocess.run(["ninja", "-C", build], check=True, stdout=subprocess.DEVNULL)
     tests = tests_of(build)
     kills = {t["name"]: 0 for t in tests}
     for t in tests:  # every test passes unmutated, and its time bounds a mutant's
         start = time.monotonic()
-        if not run_test(t, build, t.get("timeout", 30)):
+        if not run_test(t, build, t.get("timeout", 30), args.sanitize):
             sys.exit(f"mutation: the test {t['name']} fails without any mutant: fix it first")
         t["limit"] = max(10.0, 5 * (time.monotonic() - start))
 
     killed, survived, invalid = 0, [], 0
+    began = time.monotonic()
     for i, m in enumerate(mutants, 1):
         path, line, op, start, end, new, col = m
         target = os.path.join(src, path)
@@ -220,7 +248,7 @@ def run(args, mutants, lines, key, work):
             else:
                 # the tests that caught most mutants first: a mutant dies fast
                 by = next((t["name"] for t in sorted(tests, key=lambda t: -kills[t["name"]])
-                           if not run_test(t, build, t["limit"])), None)
+                           if not run_test(t, build, t["limit"], args.sanitize)), None)
                 if by:
                     killed += 1
                     kills[by] += 1
@@ -235,12 +263,15 @@ def run(args, mutants, lines, key, work):
 
     judged = killed + len(survived)
     score = 100.0 * killed / judged if judged else 100.0
-    print(f"\nmutants: {len(mutants)}; killed {killed}, survived {len(survived)}, did not compile {invalid}")
+    took = time.monotonic() - began
+    print(f"\nmutants: {len(mutants)}; killed {killed}, survived {len(survived)}, did not compile {invalid}"
+          f" ({took:.0f} s, {took / max(len(mutants), 1):.1f} s a mutant)")
     for m in survived:
         print(f"  survived: {m[0]}:{m[1]}:{m[6]}: {m[2]} (to {m[5]!r}): {lines[m[0]][m[1] - 1].strip()}")
         print(f"    if it cannot change a result, list it in tests/mutation/equivalent.txt as: {key[m]}  # why")
     print(f"mutation score: {score:.1f}% of {judged} mutants that compile"
-          + (f" (a sample of {args.sample}, seed {args.seed})" if args.sample else ""))
+          + (f" (a sample of {args.sample}, seed {args.seed})" if args.sample else "")
+          + (" under the sanitizers" if args.sanitize else ""))
     return 1 if score < args.min_score else 0
 
 
