@@ -651,6 +651,27 @@ static void test_refused(void **state)
         assert_null(back);
         free(bad);
     }
+    /* the record counts against the groups' (records at byte 56, outside
+     * the period at 64): one record outside more than there are, and one
+     * record more than the groups hold */
+    uint64_t outside = 0;
+    for (int i = 7; i >= 0; i--)
+        outside = outside << 8 | buf[64 + i];
+    for (int field = 0; field < 2; field++) {
+        uint8_t *bad = malloc(len0);
+        assert_non_null(bad);
+        memcpy(bad, buf, len0);
+        for (int i = 0; i < 8; i++)
+            bad[(field == 0 ? 64 : 56) + i] = (uint8_t)((records + 1) >> 8 * i);
+        char want[128];
+        snprintf(want, sizeof want, "part: %llu records, %llu outside the period, but the groups hold %llu",
+                 (unsigned long long)(field == 0 ? records : records + 1),
+                 (unsigned long long)(field == 0 ? records + 1 : outside), (unsigned long long)(records - outside));
+        assert_int_equal(tco_attribution_part_load(&back, bad, len0, &err), TCO_E_TYPE);
+        assert_string_equal(err.message, want);
+        assert_null(back);
+        free(bad);
+    }
     free(buf);
 
     /* a record too large for an exact sum, named */
