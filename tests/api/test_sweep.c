@@ -46,6 +46,43 @@ static void test_sweep_matches_single_estimates(void **state)
     scen_free(&s);
 }
 
+/* A key of each handle whose freeze derives figures from it (the nodes
+ * from the accelerators, the FLOPs per token from the parameters, the
+ * price classes from the on-demand rate): the sweep derives them again
+ * for the handle the key belongs to, and gives what a handle set and
+ * frozen the slow way gives, to the bit. */
+static void test_sweep_derives_each_handle(void **state)
+{
+    (void)state;
+    scen s;
+    defaults(&s);
+    const int32_t keys[3] = { TCO_P_ACCELERATORS, TCO_P_PARAMS_TOTAL, TCO_P_ON_DEMAND_PER_ACCEL_HOUR };
+    const double values[3][2] = { { 512, 2048 }, { 7e9, 405e9 }, { 2.5, 6 } };
+    for (int k = 0; k < 3; k++) {
+        tco_estimate out[2];
+        int32_t status[2];
+        int rc = tco_estimate_sweep(out, sizeof out[0], status, 2, &keys[k], 1, values[k], s.t, s.w, s.p, NULL);
+        assert_int_equal(rc, TCO_OK);
+        for (int i = 0; i < 2; i++) {
+            assert_int_equal(status[i], TCO_OK);
+            scen slow;
+            scen_defaults(&slow);
+            if (k == 0)
+                ST(&slow, keys[k], values[k][i]);
+            else if (k == 1)
+                SW(&slow, keys[k], values[k][i]);
+            else
+                SP(&slow, keys[k], values[k][i]);
+            tco_estimate want = scen_run(&slow);
+            want.scenario_fingerprint = 0;
+            scen_free(&slow);
+            assert_memory_equal(&out[i], &want, sizeof want);
+        }
+        assert_true(out[0].total != out[1].total);
+    }
+    scen_free(&s);
+}
+
 static void test_sweep_bad_variations(void **state)
 {
     (void)state;
@@ -109,6 +146,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sweep_matches_single_estimates),
+        cmocka_unit_test(test_sweep_derives_each_handle),
         cmocka_unit_test(test_sweep_bad_variations),
         cmocka_unit_test(test_sweep_arguments),
     };
