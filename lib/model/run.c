@@ -224,6 +224,10 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
      * at least requests / IOPS to read them, whatever its bandwidth. */
     double iops_h = T(STORAGE_HOT_IOPS) > 0 ? w->d.requests / (T(STORAGE_HOT_IOPS) * 3600) : 0;
     double floor_share = W(DATA_STALL_SHARE);
+    /* The utilisation given, if one set the time, and whether it counts
+     * hardware FLOPs. */
+    double given = 0;
+    int on_hardware = 0;
     if (W(RUN_ACCELERATOR_HOURS) > 0) {
         flags |= TCO_FLAG_TIME_FROM_RUN_ACCELERATOR_HOURS;
         work_h = (W(RUN_ACCELERATOR_HOURS) / n - fixed) / per_work;
@@ -240,13 +244,16 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     } else {
         if (W(ACHIEVED_FLOPS_PER_ACCELERATOR) > 0) {
             flags |= TCO_FLAG_TIME_FROM_ACHIEVED_FLOPS;
-            double f = W(ACHIEVED_FLOPS_BASIS) == BASIS_HARDWARE ? hw_flops : flops;
-            compute_h = f / (n * W(ACHIEVED_FLOPS_PER_ACCELERATOR) * 3600);
+            on_hardware = W(ACHIEVED_FLOPS_BASIS) == BASIS_HARDWARE;
+            given = W(ACHIEVED_FLOPS_PER_ACCELERATOR) / peak;
+            compute_h = (on_hardware ? hw_flops : flops) / (n * W(ACHIEVED_FLOPS_PER_ACCELERATOR) * 3600);
         } else if (W(HFU) > 0) {
             flags |= TCO_FLAG_TIME_FROM_HFU;
+            given = W(HFU), on_hardware = 1;
             compute_h = hw_flops / (n * peak * W(HFU) * 3600);
         } else {
             flags |= TCO_FLAG_TIME_FROM_MFU;
+            given = W(MFU);
             compute_h = flops / (n * peak * W(MFU) * 3600);
         }
         /* Data stalls: the floor given, or what reading from the hot tier
@@ -268,12 +275,6 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
      * time it set, it could round past 1 and refuse hfu = 1. */
     double per_peak_run = 1 / (n * peak * compute_h * 3600); /* 1 / the FLOPs of compute_h at peak */
     double mfu = flops * per_peak_run, hfu = hw_flops * per_peak_run;
-    int on_hardware = flags & TCO_FLAG_TIME_FROM_HFU ||
-                      (flags & TCO_FLAG_TIME_FROM_ACHIEVED_FLOPS && W(ACHIEVED_FLOPS_BASIS) == BASIS_HARDWARE);
-    double given = flags & TCO_FLAG_TIME_FROM_HFU               ? W(HFU)
-                   : flags & TCO_FLAG_TIME_FROM_MFU             ? W(MFU)
-                   : flags & TCO_FLAG_TIME_FROM_ACHIEVED_FLOPS ? W(ACHIEVED_FLOPS_PER_ACCELERATOR) / peak
-                                                               : 0;
     if (given > 0 && on_hardware)
         hfu = given, mfu = given * (flops / hw_flops);
     else if (given > 0)
