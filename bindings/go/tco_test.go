@@ -560,6 +560,31 @@ func TestScenarioFunctions(t *testing.T) {
 	}
 }
 
+// Figures without a value (doc/model.md, section 11): nothing spent never
+// runs out; 10 a day after a previous period of nothing is growth from
+// nothing (abnormal); no previous period, no growth. 10 a day against 5:
+// growth 10 / 5 - 1 = 1, and 1000 - 20 left at 10 a day lasts 98 days.
+func TestBudgetWithoutAValue(t *testing.T) {
+	p, err := tco.NewPricing(tco.Set("budget_amount", 1000), tco.Set("budget_period_days", 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	none, err := tco.ComputeBudget([]float64{0, 0}, 1, nil, p)
+	if err != nil || none.ExhaustionDefined || none.DaysToExhaustion != 0 || none.GrowthDefined || none.Growth != 0 {
+		t.Errorf("nothing spent: %+v, %v", none, err)
+	}
+	fresh, err := tco.ComputeBudget([]float64{10, 10}, 1, []float64{0, 0}, p)
+	if err != nil || fresh.GrowthDefined || fresh.Growth != 0 || !fresh.AbnormalGrowth ||
+		!fresh.ExhaustionDefined || fresh.DaysToExhaustion != 98 {
+		t.Errorf("growth from nothing: %+v, %v", fresh, err)
+	}
+	doubled, err := tco.ComputeBudget([]float64{10, 10}, 1, []float64{5, 5}, p)
+	if err != nil || !doubled.GrowthDefined || doubled.Growth != 1 {
+		t.Errorf("growth 1: %+v, %v", doubled, err)
+	}
+}
+
 func TestCBOR(t *testing.T) {
 	s := scenario(t, tco.Set("accelerators", 2048), tco.SetText("accelerator_model", "B200"),
 		tco.Set("tokens", 15e12), tco.SetText("currency", "EUR"))

@@ -88,6 +88,7 @@ static void test_budget_hand_worked(void **state)
     assert_int_equal(b.projected_status, TCO_BUDGET_CRITICAL);
     assert_rel(b.growth, 850.0 / 700 - 1, 1e-15);
     assert_int_equal(b.abnormal_growth, 0);
+    assert_true(b.exhaustion_defined == 1 && b.growth_defined == 1);
 
     /* Against a thriftier previous period (60k a day): 850 / 600 - 1 = 41.7%. */
     for (int i = 0; i < 30; i++)
@@ -113,11 +114,56 @@ static void test_budget_hand_worked(void **state)
     big[0] = 3e6;
     assert_int_equal(tco_budget_compute(&b, big, 1, 1, NULL, 0, p, NULL), TCO_OK);
     assert_int_equal(b.status, TCO_BUDGET_EXHAUSTED);
-    assert_true(b.days_to_exhaustion == 0);
-    /* Nothing spent: never exhausted at this rate. */
-    double none[2] = { 0, 0 };
+    assert_true(b.days_to_exhaustion == 0 && b.exhaustion_defined == 1);
+    tco_pricing_free(p);
+}
+
+/* Figures without a value: 0 and the flag 0 for a caller whose size
+ * reaches the flags (this sizeof, or the 76 bytes to growth_defined),
+ * 1.0's INFINITY for one whose size ends before them (the 68 bytes to
+ * abnormal_growth, or 1.0's sizeof with its padding). */
+static void test_budget_no_value(void **state)
+{
+    (void)state;
+    tco_pricing *p = budget_pricing();
+    const size_t v1 = offsetof(tco_budget, abnormal_growth) + sizeof(int32_t);
+    const size_t v1_sizeof = (v1 + 7) / 8 * 8;
+    const size_t v2 = offsetof(tco_budget, growth_defined) + sizeof(int32_t);
+    const size_t sizes[4] = { sizeof(tco_budget), v2, v1, v1_sizeof };
+    /* Nothing spent: never exhausted at this rate. 10 a day against a
+     * previous period that spent nothing: growth from nothing, abnormal.
+     * 1e-310 a day (subnormal): 3e6 / 1e-310 days is past a double. */
+    double none[2] = { 0, 0 }, ten[2] = { 10, 10 }, tiny[1] = { 1e-310 };
+    for (int i = 0; i < 4; i++) {
+        tco_budget b;
+        memset(&b, 0x5a, sizeof b);
+        b.size = sizes[i];
+        int flags = sizes[i] >= v2;
+        assert_int_equal(tco_budget_compute(&b, none, 2, 1, NULL, 0, p, NULL), TCO_OK);
+        assert_true(b.status == TCO_BUDGET_OK && b.growth == 0 && b.abnormal_growth == 0);
+        assert_true(flags ? b.days_to_exhaustion == 0 : isinf(b.days_to_exhaustion));
+        assert_int_equal(tco_budget_compute(&b, ten, 2, 1, none, 2, p, NULL), TCO_OK);
+        assert_true(b.days_to_exhaustion == (3e6 - 20) / 10 && b.abnormal_growth == 1);
+        assert_true(flags ? b.growth == 0 : isinf(b.growth));
+        assert_int_equal(tco_budget_compute(&b, tiny, 1, 1, NULL, 0, p, NULL), TCO_OK);
+        assert_true(b.burn_rate_per_day == 1e-310);
+        assert_true(flags ? b.days_to_exhaustion == 0 : isinf(b.days_to_exhaustion));
+        assert_int_equal(tco_budget_compute(&b, ten, 2, 1, tiny, 1, p, NULL), TCO_OK);
+        assert_true(b.abnormal_growth == 1 && (flags ? b.growth == 0 : isinf(b.growth)));
+        if (flags)
+            assert_true(b.exhaustion_defined == 1 && b.growth_defined == 0);
+        assert_int_equal(b.size, sizes[i]);
+    }
+    /* Flags with values: a previous period spending 5 a day, growth 1; no
+     * previous period, no growth. */
+    tco_budget b = { .size = sizeof b };
+    double five[2] = { 5, 5 };
+    assert_int_equal(tco_budget_compute(&b, ten, 2, 1, five, 2, p, NULL), TCO_OK);
+    assert_true(b.growth == 1 && b.growth_defined == 1 && b.exhaustion_defined == 1);
+    assert_int_equal(tco_budget_compute(&b, ten, 2, 1, NULL, 0, p, NULL), TCO_OK);
+    assert_true(b.growth == 0 && b.growth_defined == 0 && b.abnormal_growth == 0);
     assert_int_equal(tco_budget_compute(&b, none, 2, 1, NULL, 0, p, NULL), TCO_OK);
-    assert_true(isinf(b.days_to_exhaustion) && b.status == TCO_BUDGET_OK);
+    assert_int_equal(b.exhaustion_defined, 0);
     tco_pricing_free(p);
 }
 
@@ -159,6 +205,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seeds_example),
         cmocka_unit_test(test_budget_hand_worked),
+        cmocka_unit_test(test_budget_no_value),
         cmocka_unit_test(test_budget_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
