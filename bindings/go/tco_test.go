@@ -349,6 +349,49 @@ func TestEstimate(t *testing.T) {
 	}
 }
 
+// A sweep varies a CHOICE by its value; ChoiceValue gives a name's, as
+// tco_param_choice_at lists them (precision: bf16 0, fp8 1), and refuses a
+// name that is no choice as SetText does, with the same message.
+func TestSweepChoiceByName(t *testing.T) {
+	s := scenario(t)
+	bf16, err1 := tco.ChoiceValue("precision", "bf16")
+	fp8, err2 := tco.ChoiceValue("precision", "fp8")
+	if err1 != nil || err2 != nil || bf16 != 0 || fp8 != 1 {
+		t.Fatalf("bf16 %v (%v), fp8 %v (%v)", bf16, err1, fp8, err2)
+	}
+	r, err := s.Sweep("precision", []float64{bf16, fp8})
+	if err != nil || r.Err(0) != nil || r.Err(1) != nil {
+		t.Fatalf("sweep: %v, %v", err, r.Status)
+	}
+	for i, name := range []string{"bf16", "fp8"} {
+		one, err := s.With(tco.SetText("precision", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := one.Estimate()
+		one.Close()
+		if err != nil || !same(r.Totals()[i], want.Total) {
+			t.Errorf("precision = %s: sweep %v, single %v (%v)", name, r.Totals()[i], want.Total, err)
+		}
+	}
+	if r.Totals()[0] == r.Totals()[1] {
+		t.Error("fp8 priced as bf16")
+	}
+	_, err = tco.ChoiceValue("cooling", "water")
+	_, set := tco.NewTopology(tco.SetText("cooling", "water"))
+	var e, want *tco.Error
+	if !errors.As(err, &e) || !errors.As(set, &want) || !errors.Is(err, tco.ErrRange) || e.ParamName != "cooling" ||
+		e.Message != want.Message || e.Param != want.Param {
+		t.Errorf("water: %v, SetText gives %v", err, set)
+	}
+	if _, err := tco.ChoiceValue("mfu", "high"); !errors.Is(err, tco.ErrType) {
+		t.Errorf("mfu is no choice: %v", err)
+	}
+	if _, err := tco.ChoiceValue("no_such", "air"); !errors.Is(err, tco.ErrUnknownParam) {
+		t.Errorf("unknown parameter: %v", err)
+	}
+}
+
 func TestSweep(t *testing.T) {
 	s := scenario(t)
 	values := []float64{0.2, 0.3, 0.4, 2, math.NaN(), 0.6}
