@@ -810,8 +810,8 @@ typedef struct tco_budget {
     int32_t abnormal_growth;          /* 1: growth above budget_growth_alert_share (spending from
                                          nothing included) */
     /* Since 1.1. */
-    int32_t exhaustion_defined;       /* 1: days_to_exhaustion is a number of days (0 once spent);
-                                         0: it never runs out at this burn rate */
+    int32_t exhaustion_defined;       /* 1: days_to_exhaustion is a number of days (0 once all is
+                                         spent); 0: it never runs out at this burn rate */
     int32_t growth_defined;           /* 1: growth is the ratio; 0: no previous period, or one that
                                          had spent nothing by this day */
 } tco_budget;
