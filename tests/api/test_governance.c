@@ -167,6 +167,43 @@ static void test_budget_no_value(void **state)
     tco_pricing_free(p);
 }
 
+/* The budget's edges. 1,000 spent on day 1 of 8 against a budget of
+ * 1,000: nothing burnt in the last 7 days, yet exhausted, 0 days left.
+ * Nothing spent against a previous period of nothing: growth 0, not
+ * abnormal, and no ratio. Growth exactly at the alert share (3 against 2
+ * is 0.5, the share set) is not above it. The shorter period sets the
+ * day compared: 2 days against 3 compares 2, 3 days against 2 compares 2. */
+static void test_budget_edges(void **state)
+{
+    (void)state;
+    tco_pricing *p;
+    assert_int_equal(tco_pricing_new(&p, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(p, TCO_P_BUDGET_AMOUNT, 1000, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(p, TCO_P_BUDGET_GROWTH_ALERT_SHARE, 0.5, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(p, NULL), TCO_OK);
+    const size_t v1 = offsetof(tco_budget, abnormal_growth) + sizeof(int32_t);
+    double early[8] = { 1000, 0, 0, 0, 0, 0, 0, 0 }, none[2] = { 0, 0 }, three[2] = { 1.5, 1.5 },
+           two[3] = { 1, 1, 100 };
+    for (int old = 0; old < 2; old++) {
+        tco_budget b = { .size = old ? v1 : sizeof b };
+        assert_int_equal(tco_budget_compute(&b, early, 8, 1, NULL, 0, p, NULL), TCO_OK);
+        assert_true(b.burn_rate_per_day == 0 && b.days_to_exhaustion == 0 && b.status == TCO_BUDGET_EXHAUSTED);
+        assert_int_equal(tco_budget_compute(&b, none, 2, 1, none, 2, p, NULL), TCO_OK);
+        assert_true(b.growth == 0 && b.abnormal_growth == 0);
+        assert_int_equal(tco_budget_compute(&b, three, 2, 1, two, 3, p, NULL), TCO_OK);
+        assert_true(b.growth == 0.5 && b.abnormal_growth == 0);
+        assert_int_equal(tco_budget_compute(&b, two, 3, 1, three, 2, p, NULL), TCO_OK);
+        assert_true(b.growth == 2.0 / 3 - 1);
+        if (!old) {
+            assert_int_equal(tco_budget_compute(&b, early, 8, 1, NULL, 0, p, NULL), TCO_OK);
+            assert_int_equal(b.exhaustion_defined, 1);
+            assert_int_equal(tco_budget_compute(&b, none, 2, 1, none, 2, p, NULL), TCO_OK);
+            assert_int_equal(b.growth_defined, 0);
+        }
+    }
+    tco_pricing_free(p);
+}
+
 static void test_budget_bad_input(void **state)
 {
     (void)state;
@@ -206,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_seeds_example),
         cmocka_unit_test(test_budget_hand_worked),
         cmocka_unit_test(test_budget_no_value),
+        cmocka_unit_test(test_budget_edges),
         cmocka_unit_test(test_budget_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
