@@ -101,7 +101,13 @@ static void test_budget_hand_worked(void **state)
     for (int i = 0; i < 20; i++)
         halves[i] = i < 6 ? 25e3 : 50e3;
     assert_int_equal(tco_budget_compute(&b, halves, 20, 0.5, NULL, 0, p, NULL), TCO_OK);
-    assert_true(b.burn_rate_per_day == 100e3 && b.spent == 850e3 && b.growth == 0);
+    assert_true(b.burn_rate_per_day == 100e3 && b.spent == 850e3 && b.growth == 0 && b.elapsed_days == 10);
+    /* The window holds 7 days of half days: 10 at 25k and 4 at 50k, 450k
+     * in 7 days, not the last 4 intervals' 100k a day. */
+    for (int i = 0; i < 20; i++)
+        halves[i] = i < 16 ? 25e3 : 50e3;
+    assert_int_equal(tco_budget_compute(&b, halves, 20, 0.5, NULL, 0, p, NULL), TCO_OK);
+    assert_rel(b.burn_rate_per_day, 450e3 / 7, 1e-15);
 
     /* Statuses by what is spent: 2.4M is 80% (warning), 2.85M critical,
      * 3M exhausted with no days left. */
@@ -194,6 +200,17 @@ static void test_budget_edges(void **state)
         assert_true(b.growth == 0.5 && b.abnormal_growth == 0);
         assert_int_equal(tco_budget_compute(&b, two, 3, 1, three, 2, p, NULL), TCO_OK);
         assert_true(b.growth == 2.0 / 3 - 1);
+        /* The spend may cover the 30-day period (1e-9 of it more, for the
+         * rounding of intervals that add up to it), never more. */
+        double day[30], at = 30 * (1 + 1e-9), past = 30 * (1 + 1.05e-9);
+        for (int i = 0; i < 30; i++)
+            day[i] = 1;
+        assert_int_equal(tco_budget_compute(&b, day, 30, 1, NULL, 0, p, NULL), TCO_OK);
+        assert_int_equal(tco_budget_compute(&b, day, 1, at, NULL, 0, p, NULL), TCO_OK);
+        tco_error err = TCO_ERROR_INIT;
+        assert_int_equal(tco_budget_compute(&b, day, 1, past, NULL, 0, p, &err), TCO_E_INCONSISTENT);
+        assert_int_equal(tco_budget_compute(&b, day, 30, 1.5, NULL, 0, p, &err), TCO_E_INCONSISTENT);
+        assert_non_null(strstr(err.message, "spend covers 45 days"));
         if (!old) {
             assert_int_equal(tco_budget_compute(&b, early, 8, 1, NULL, 0, p, NULL), TCO_OK);
             assert_int_equal(b.exhaustion_defined, 1);
@@ -201,6 +218,16 @@ static void test_budget_edges(void **state)
             assert_int_equal(b.growth_defined, 0);
         }
     }
+    /* The largest size an output may declare (doc/api.md: 65,536 bytes):
+     * filled, and zeros past this version's struct. */
+    static union {
+        tco_budget b;
+        unsigned char bytes[65536];
+    } big;
+    memset(&big, 0x5a, sizeof big);
+    big.b.size = sizeof big;
+    assert_int_equal(tco_budget_compute(&big.b, early, 8, 1, NULL, 0, p, NULL), TCO_OK);
+    assert_true(big.b.size == 65536 && big.b.spent == 1000 && big.bytes[sizeof big - 1] == 0);
     tco_pricing_free(p);
 }
 
