@@ -803,15 +803,26 @@ typedef struct tco_budget {
     double elapsed_days;
     double burn_rate_per_day;         /* over the last 7 days (or all, if fewer) */
     double projected_spend;           /* at the period's end, at that burn rate */
-    double days_to_exhaustion;        /* from now, at that burn rate; INFINITY if none */
-    double growth;                    /* against the previous period to the same day; 0 without one */
+    double days_to_exhaustion;        /* from now, at that burn rate (see exhaustion_defined) */
+    double growth;                    /* against the previous period to the same day (see growth_defined) */
     int32_t status;                   /* a tco_budget_status, of what is spent */
     int32_t projected_status;         /* the same for the projected spend */
-    int32_t abnormal_growth;          /* 1: growth above budget_growth_alert_share */
+    int32_t abnormal_growth;          /* 1: growth above budget_growth_alert_share (spending from
+                                         nothing included) */
+    /* Since 1.1. */
+    int32_t exhaustion_defined;       /* 1: days_to_exhaustion is a number of days (0 once all is
+                                         spent); 0: it never runs out at this burn rate */
+    int32_t growth_defined;           /* 1: growth is the ratio; 0: no previous period, or one that
+                                         had spent nothing by this day */
 } tco_budget;
 
 /* spend[i]: what interval i of the current period cost (interval_days long);
- * previous (may be NULL) the same for the previous period. */
+ * previous (may be NULL) the same for the previous period. Where a figure
+ * has no value its flag is 0, and the figure is 0 for a caller whose size
+ * reaches growth_defined; a caller whose size ends before the flags (1.0's
+ * struct) gets 1.0's figures: days_to_exhaustion INFINITY with no burn,
+ * growth INFINITY after a previous period that spent nothing, 0 without
+ * one. */
 TCO_API int tco_budget_compute(tco_budget *out, const double *spend, size_t n, double interval_days,
                                const double *previous, size_t n_previous, const tco_pricing *p,
                                tco_error *err);

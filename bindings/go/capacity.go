@@ -354,11 +354,16 @@ type Budget struct {
 	ElapsedDays      float64
 	BurnRatePerDay   float64 // over the last 7 days (or all, if fewer)
 	ProjectedSpend   float64 // at the period's end, at that burn rate
-	DaysToExhaustion float64 // from now, at that burn rate; +Inf if never
-	Growth           float64 // against the previous period to the same day; 0 without one
+	DaysToExhaustion float64 // from now, at that burn rate; 0 when not ExhaustionDefined
+	Growth           float64 // against the previous period to the same day; 0 when not GrowthDefined
 	Status           BudgetStatus
 	ProjectedStatus  BudgetStatus
-	AbnormalGrowth   bool // growth above budget_growth_alert_share
+	AbnormalGrowth   bool // growth above budget_growth_alert_share, spending from nothing included
+	// ExhaustionDefined is false when the budget never runs out at this burn
+	// rate; GrowthDefined false without a previous period or after one that
+	// spent nothing (doc/model.md, section 11).
+	ExhaustionDefined bool
+	GrowthDefined     bool
 }
 
 // ComputeBudget checks spending against the budget: spend[i] is what
@@ -388,6 +393,7 @@ func ComputeBudget(spend []float64, intervalDays float64, previous []float64, p 
 		Spent: float64(b.spent), ElapsedDays: float64(b.elapsed_days), BurnRatePerDay: float64(b.burn_rate_per_day),
 		ProjectedSpend: float64(b.projected_spend), DaysToExhaustion: float64(b.days_to_exhaustion),
 		Growth: float64(b.growth), Status: BudgetStatus(b.status), ProjectedStatus: BudgetStatus(b.projected_status),
-		AbnormalGrowth: b.abnormal_growth != 0,
+		AbnormalGrowth: b.abnormal_growth != 0, ExhaustionDefined: b.exhaustion_defined != 0,
+		GrowthDefined: b.growth_defined != 0,
 	}, nil
 }

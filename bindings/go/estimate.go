@@ -537,7 +537,7 @@ func (r *SweepResult) Cost(category string) ([]float64, error) {
 
 // Sweep prices len(values) variations of a scenario in one call, variation
 // i with the parameter name set to values[i] (any handle's parameter but a
-// TEXT). The error is for arguments that make the whole sweep unusable;
+// TEXT; a CHOICE by its value, which ChoiceValue gives for a name). The error is for arguments that make the whole sweep unusable;
 // variations that fail have their Status.
 func Sweep(t *Topology, w *Workload, p *Pricing, name string, values []float64) (*SweepResult, error) {
 	return SweepMany(t, w, p, []string{name}, values)

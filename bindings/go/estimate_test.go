@@ -72,6 +72,30 @@ func TestComputeScalars(t *testing.T) {
 	}
 }
 
+// ComputeScalars into the caller's Estimate allocates nothing; nor does
+// ComputeInto once the Estimate's maps exist (Compute allocates the
+// *Estimate it returns).
+func TestComputeAllocations(t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("coverage and the race detector allocate")
+	}
+	s := scenario(t)
+	var e tco.Estimate
+	if err := tco.ComputeInto(&e, s.Topology, s.Workload, s.Pricing); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(1000, func() {
+		tco.ComputeInto(&e, s.Topology, s.Workload, s.Pricing)
+	}); n != 0 {
+		t.Errorf("%v allocations per ComputeInto into a warm Estimate", n)
+	}
+	if n := testing.AllocsPerRun(1000, func() {
+		tco.ComputeScalars(&e, s.Topology, s.Workload, s.Pricing)
+	}); n != 0 || e.Total == 0 {
+		t.Errorf("%v allocations per ComputeScalars (total %v)", n, e.Total)
+	}
+}
+
 // Cost and Field read every category and scalar field of an estimate
 // without its maps, bit for bit what the maps hold; a name the library does
 // not list, and an estimate never computed, are errors, not zeros.

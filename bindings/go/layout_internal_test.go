@@ -14,7 +14,7 @@ func TestLayoutsAreMapped(t *testing.T) {
 		"tco_attribution_request": 64,
 		"tco_bandwidth":           104,
 		"tco_bill":                360,
-		"tco_budget":              72,
+		"tco_budget":              80,
 		"tco_demand_stats":        64,
 		"tco_error":               336,
 		"tco_field_info":          48,

@@ -4,6 +4,7 @@ package tco
 import "C"
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -172,6 +173,32 @@ func ParamByName(name string) (Param, error) {
 	p := t.list[i]
 	p.Choices = append([]Choice(nil), p.Choices...)
 	return p, nil
+}
+
+// ChoiceValue is the value of a CHOICE parameter's named choice
+// (ChoiceValue("cooling", "liquid") is 1): what Set and a sweep's values
+// take, since a sweep varies a CHOICE by value as the library does, while
+// the names are the form a user reads and writes (SetText, files,
+// messages). A name that is no choice is refused as SetText refuses it
+// (ErrRange, naming the parameter); so is a parameter that is no CHOICE
+// (ErrType).
+func ChoiceValue(param, choice string) (float64, error) {
+	p, err := lookup(param)
+	if err != nil {
+		return 0, err
+	}
+	if p.Type != TypeChoice {
+		return 0, &Error{Code: StatusType, Param: p.Key, ParamName: p.Name, Message: p.Name + " is not a choice"}
+	}
+	names := make([]string, 0, len(p.Choices))
+	for _, c := range p.Choices {
+		if c.Name == choice {
+			return c.Value, nil
+		}
+		names = append(names, c.Name)
+	}
+	return 0, &Error{Code: StatusRange, Param: p.Key, ParamName: p.Name,
+		Message: p.Name + " = " + strconv.Quote(choice) + " is not a choice: allowed " + strings.Join(names, ", ")}
 }
 
 // lookup is the row of a name, from the cached table.

@@ -349,6 +349,49 @@ func TestEstimate(t *testing.T) {
 	}
 }
 
+// A sweep varies a CHOICE by its value; ChoiceValue gives a name's, as
+// tco_param_choice_at lists them (precision: bf16 0, fp8 1), and refuses a
+// name that is no choice as SetText does, with the same message.
+func TestSweepChoiceByName(t *testing.T) {
+	s := scenario(t)
+	bf16, err1 := tco.ChoiceValue("precision", "bf16")
+	fp8, err2 := tco.ChoiceValue("precision", "fp8")
+	if err1 != nil || err2 != nil || bf16 != 0 || fp8 != 1 {
+		t.Fatalf("bf16 %v (%v), fp8 %v (%v)", bf16, err1, fp8, err2)
+	}
+	r, err := s.Sweep("precision", []float64{bf16, fp8})
+	if err != nil || r.Err(0) != nil || r.Err(1) != nil {
+		t.Fatalf("sweep: %v, %v", err, r.Status)
+	}
+	for i, name := range []string{"bf16", "fp8"} {
+		one, err := s.With(tco.SetText("precision", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := one.Estimate()
+		one.Close()
+		if err != nil || !same(r.Totals()[i], want.Total) {
+			t.Errorf("precision = %s: sweep %v, single %v (%v)", name, r.Totals()[i], want.Total, err)
+		}
+	}
+	if r.Totals()[0] == r.Totals()[1] {
+		t.Error("fp8 priced as bf16")
+	}
+	_, err = tco.ChoiceValue("cooling", "water")
+	_, set := tco.NewTopology(tco.SetText("cooling", "water"))
+	var e, want *tco.Error
+	if !errors.As(err, &e) || !errors.As(set, &want) || !errors.Is(err, tco.ErrRange) || e.ParamName != "cooling" ||
+		e.Message != want.Message || e.Param != want.Param {
+		t.Errorf("water: %v, SetText gives %v", err, set)
+	}
+	if _, err := tco.ChoiceValue("mfu", "high"); !errors.Is(err, tco.ErrType) {
+		t.Errorf("mfu is no choice: %v", err)
+	}
+	if _, err := tco.ChoiceValue("no_such", "air"); !errors.Is(err, tco.ErrUnknownParam) {
+		t.Errorf("unknown parameter: %v", err)
+	}
+}
+
 func TestSweep(t *testing.T) {
 	s := scenario(t)
 	values := []float64{0.2, 0.3, 0.4, 2, math.NaN(), 0.6}
@@ -557,6 +600,31 @@ func TestScenarioFunctions(t *testing.T) {
 	}
 	if b.ProjectedStatus.String() != "exhausted" {
 		t.Errorf("status name %q", b.ProjectedStatus)
+	}
+}
+
+// Figures without a value (doc/model.md, section 11): nothing spent never
+// runs out; 10 a day after a previous period of nothing is growth from
+// nothing (abnormal); no previous period, no growth. 10 a day against 5:
+// growth 10 / 5 - 1 = 1, and 1000 - 20 left at 10 a day lasts 98 days.
+func TestBudgetWithoutAValue(t *testing.T) {
+	p, err := tco.NewPricing(tco.Set("budget_amount", 1000), tco.Set("budget_period_days", 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	none, err := tco.ComputeBudget([]float64{0, 0}, 1, nil, p)
+	if err != nil || none.ExhaustionDefined || none.DaysToExhaustion != 0 || none.GrowthDefined || none.Growth != 0 {
+		t.Errorf("nothing spent: %+v, %v", none, err)
+	}
+	fresh, err := tco.ComputeBudget([]float64{10, 10}, 1, []float64{0, 0}, p)
+	if err != nil || fresh.GrowthDefined || fresh.Growth != 0 || !fresh.AbnormalGrowth ||
+		!fresh.ExhaustionDefined || fresh.DaysToExhaustion != 98 {
+		t.Errorf("growth from nothing: %+v, %v", fresh, err)
+	}
+	doubled, err := tco.ComputeBudget([]float64{10, 10}, 1, []float64{5, 5}, p)
+	if err != nil || !doubled.GrowthDefined || doubled.Growth != 1 {
+		t.Errorf("growth 1: %+v, %v", doubled, err)
 	}
 }
 

@@ -7,6 +7,9 @@
 #define P(k) (p->o.v[IX_##k])
 
 #define BURN_WINDOW_DAYS 7.0
+/* A caller whose struct reaches the flags (1.1's) gets 0 where a figure
+ * has no value; an older one the INFINITY that 1.0 promised. */
+#define BUDGET_FLAGS_SIZE V1_SIZE(tco_budget, growth_defined)
 
 static const char *const status_names[] = { "ok", "warning", "critical", "exhausted" };
 
@@ -58,11 +61,19 @@ int tco_budget_compute(tco_budget *out, const double *spend, size_t n, double in
     b.days_to_exhaustion = b.spent >= budget           ? 0
                            : b.burn_rate_per_day > 0 ? (budget - b.spent) / b.burn_rate_per_day
                                                      : INFINITY;
+    b.exhaustion_defined = isfinite(b.days_to_exhaustion); /* a burn too small to divide by is none */
     if (previous) { /* to the same day of the period */
         size_t same = n < n_previous ? n : n_previous;
         double now = tco__compensated_sum(spend, same), before = tco__compensated_sum(previous, same);
         b.growth = before > 0 ? now / before - 1 : now > 0 ? INFINITY : 0;
+        b.growth_defined = before > 0 && isfinite(b.growth);
         b.abnormal_growth = b.growth > P(BUDGET_GROWTH_ALERT_SHARE);
+    }
+    if (out->size >= BUDGET_FLAGS_SIZE) {
+        if (!b.exhaustion_defined)
+            b.days_to_exhaustion = 0;
+        if (!b.growth_defined)
+            b.growth = 0;
     }
     /* A spend too large to add up must not read as "ok". */
     const double sums[4] = { b.spent, b.elapsed_days, b.burn_rate_per_day, b.projected_spend };

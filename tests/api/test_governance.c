@@ -88,6 +88,7 @@ static void test_budget_hand_worked(void **state)
     assert_int_equal(b.projected_status, TCO_BUDGET_CRITICAL);
     assert_rel(b.growth, 850.0 / 700 - 1, 1e-15);
     assert_int_equal(b.abnormal_growth, 0);
+    assert_true(b.exhaustion_defined == 1 && b.growth_defined == 1);
 
     /* Against a thriftier previous period (60k a day): 850 / 600 - 1 = 41.7%. */
     for (int i = 0; i < 30; i++)
@@ -100,7 +101,13 @@ static void test_budget_hand_worked(void **state)
     for (int i = 0; i < 20; i++)
         halves[i] = i < 6 ? 25e3 : 50e3;
     assert_int_equal(tco_budget_compute(&b, halves, 20, 0.5, NULL, 0, p, NULL), TCO_OK);
-    assert_true(b.burn_rate_per_day == 100e3 && b.spent == 850e3 && b.growth == 0);
+    assert_true(b.burn_rate_per_day == 100e3 && b.spent == 850e3 && b.growth == 0 && b.elapsed_days == 10);
+    /* The window holds 7 days of half days: 10 at 25k and 4 at 50k, 450k
+     * in 7 days, not the last 4 intervals' 100k a day. */
+    for (int i = 0; i < 20; i++)
+        halves[i] = i < 16 ? 25e3 : 50e3;
+    assert_int_equal(tco_budget_compute(&b, halves, 20, 0.5, NULL, 0, p, NULL), TCO_OK);
+    assert_rel(b.burn_rate_per_day, 450e3 / 7, 1e-15);
 
     /* Statuses by what is spent: 2.4M is 80% (warning), 2.85M critical,
      * 3M exhausted with no days left. */
@@ -113,11 +120,114 @@ static void test_budget_hand_worked(void **state)
     big[0] = 3e6;
     assert_int_equal(tco_budget_compute(&b, big, 1, 1, NULL, 0, p, NULL), TCO_OK);
     assert_int_equal(b.status, TCO_BUDGET_EXHAUSTED);
-    assert_true(b.days_to_exhaustion == 0);
-    /* Nothing spent: never exhausted at this rate. */
-    double none[2] = { 0, 0 };
+    assert_true(b.days_to_exhaustion == 0 && b.exhaustion_defined == 1);
+    tco_pricing_free(p);
+}
+
+/* Figures without a value: 0 and the flag 0 for a caller whose size
+ * reaches the flags (this sizeof, or the 76 bytes to growth_defined),
+ * 1.0's INFINITY for one whose size ends before them (the 68 bytes to
+ * abnormal_growth, or 1.0's sizeof with its padding). */
+static void test_budget_no_value(void **state)
+{
+    (void)state;
+    tco_pricing *p = budget_pricing();
+    const size_t v1 = offsetof(tco_budget, abnormal_growth) + sizeof(int32_t);
+    const size_t v1_sizeof = (v1 + 7) / 8 * 8;
+    const size_t v2 = offsetof(tco_budget, growth_defined) + sizeof(int32_t);
+    const size_t sizes[4] = { sizeof(tco_budget), v2, v1, v1_sizeof };
+    /* Nothing spent: never exhausted at this rate. 10 a day against a
+     * previous period that spent nothing: growth from nothing, abnormal.
+     * 1e-310 a day (subnormal): 3e6 / 1e-310 days is past a double. */
+    double none[2] = { 0, 0 }, ten[2] = { 10, 10 }, tiny[1] = { 1e-310 };
+    for (int i = 0; i < 4; i++) {
+        tco_budget b;
+        memset(&b, 0x5a, sizeof b);
+        b.size = sizes[i];
+        int flags = sizes[i] >= v2;
+        assert_int_equal(tco_budget_compute(&b, none, 2, 1, NULL, 0, p, NULL), TCO_OK);
+        assert_true(b.status == TCO_BUDGET_OK && b.growth == 0 && b.abnormal_growth == 0);
+        assert_true(flags ? b.days_to_exhaustion == 0 : isinf(b.days_to_exhaustion));
+        assert_int_equal(tco_budget_compute(&b, ten, 2, 1, none, 2, p, NULL), TCO_OK);
+        assert_true(b.days_to_exhaustion == (3e6 - 20) / 10 && b.abnormal_growth == 1);
+        assert_true(flags ? b.growth == 0 : isinf(b.growth));
+        assert_int_equal(tco_budget_compute(&b, tiny, 1, 1, NULL, 0, p, NULL), TCO_OK);
+        assert_true(b.burn_rate_per_day == 1e-310);
+        assert_true(flags ? b.days_to_exhaustion == 0 : isinf(b.days_to_exhaustion));
+        assert_int_equal(tco_budget_compute(&b, ten, 2, 1, tiny, 1, p, NULL), TCO_OK);
+        assert_true(b.abnormal_growth == 1 && (flags ? b.growth == 0 : isinf(b.growth)));
+        if (flags)
+            assert_true(b.exhaustion_defined == 1 && b.growth_defined == 0);
+        assert_int_equal(b.size, sizes[i]);
+    }
+    /* Flags with values: a previous period spending 5 a day, growth 1; no
+     * previous period, no growth. */
+    tco_budget b = { .size = sizeof b };
+    double five[2] = { 5, 5 };
+    assert_int_equal(tco_budget_compute(&b, ten, 2, 1, five, 2, p, NULL), TCO_OK);
+    assert_true(b.growth == 1 && b.growth_defined == 1 && b.exhaustion_defined == 1);
+    assert_int_equal(tco_budget_compute(&b, ten, 2, 1, NULL, 0, p, NULL), TCO_OK);
+    assert_true(b.growth == 0 && b.growth_defined == 0 && b.abnormal_growth == 0);
     assert_int_equal(tco_budget_compute(&b, none, 2, 1, NULL, 0, p, NULL), TCO_OK);
-    assert_true(isinf(b.days_to_exhaustion) && b.status == TCO_BUDGET_OK);
+    assert_int_equal(b.exhaustion_defined, 0);
+    tco_pricing_free(p);
+}
+
+/* The budget's edges. 1,000 spent on day 1 of 8 against a budget of
+ * 1,000: nothing burnt in the last 7 days, yet exhausted, 0 days left.
+ * Nothing spent against a previous period of nothing: growth 0, not
+ * abnormal, and no ratio. Growth exactly at the alert share (3 against 2
+ * is 0.5, the share set) is not above it. The shorter period sets the
+ * day compared: 2 days against 3 compares 2, 3 days against 2 compares 2. */
+static void test_budget_edges(void **state)
+{
+    (void)state;
+    tco_pricing *p;
+    assert_int_equal(tco_pricing_new(&p, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(p, TCO_P_BUDGET_AMOUNT, 1000, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(p, TCO_P_BUDGET_GROWTH_ALERT_SHARE, 0.5, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(p, NULL), TCO_OK);
+    const size_t v1 = offsetof(tco_budget, abnormal_growth) + sizeof(int32_t);
+    double early[8] = { 1000, 0, 0, 0, 0, 0, 0, 0 }, none[2] = { 0, 0 }, three[2] = { 1.5, 1.5 },
+           two[3] = { 1, 1, 100 };
+    for (int old = 0; old < 2; old++) {
+        tco_budget b = { .size = old ? v1 : sizeof b };
+        assert_int_equal(tco_budget_compute(&b, early, 8, 1, NULL, 0, p, NULL), TCO_OK);
+        assert_true(b.burn_rate_per_day == 0 && b.days_to_exhaustion == 0 && b.status == TCO_BUDGET_EXHAUSTED);
+        assert_int_equal(tco_budget_compute(&b, none, 2, 1, none, 2, p, NULL), TCO_OK);
+        assert_true(b.growth == 0 && b.abnormal_growth == 0);
+        assert_int_equal(tco_budget_compute(&b, three, 2, 1, two, 3, p, NULL), TCO_OK);
+        assert_true(b.growth == 0.5 && b.abnormal_growth == 0);
+        assert_int_equal(tco_budget_compute(&b, two, 3, 1, three, 2, p, NULL), TCO_OK);
+        assert_true(b.growth == 2.0 / 3 - 1);
+        /* The spend may cover the 30-day period (1e-9 of it more, for the
+         * rounding of intervals that add up to it), never more. */
+        double day[30], at = 30 * (1 + 1e-9), past = 30 * (1 + 1.05e-9);
+        for (int i = 0; i < 30; i++)
+            day[i] = 1;
+        assert_int_equal(tco_budget_compute(&b, day, 30, 1, NULL, 0, p, NULL), TCO_OK);
+        assert_int_equal(tco_budget_compute(&b, day, 1, at, NULL, 0, p, NULL), TCO_OK);
+        tco_error err = TCO_ERROR_INIT;
+        assert_int_equal(tco_budget_compute(&b, day, 1, past, NULL, 0, p, &err), TCO_E_INCONSISTENT);
+        assert_int_equal(tco_budget_compute(&b, day, 30, 1.5, NULL, 0, p, &err), TCO_E_INCONSISTENT);
+        assert_non_null(strstr(err.message, "spend covers 45 days"));
+        if (!old) {
+            assert_int_equal(tco_budget_compute(&b, early, 8, 1, NULL, 0, p, NULL), TCO_OK);
+            assert_int_equal(b.exhaustion_defined, 1);
+            assert_int_equal(tco_budget_compute(&b, none, 2, 1, none, 2, p, NULL), TCO_OK);
+            assert_int_equal(b.growth_defined, 0);
+        }
+    }
+    /* The largest size an output may declare (doc/api.md: 65,536 bytes):
+     * filled, and zeros past this version's struct. */
+    static union {
+        tco_budget b;
+        unsigned char bytes[65536];
+    } big;
+    memset(&big, 0x5a, sizeof big);
+    big.b.size = sizeof big;
+    assert_int_equal(tco_budget_compute(&big.b, early, 8, 1, NULL, 0, p, NULL), TCO_OK);
+    assert_true(big.b.size == 65536 && big.b.spent == 1000 && big.bytes[sizeof big - 1] == 0);
     tco_pricing_free(p);
 }
 
@@ -159,6 +269,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seeds_example),
         cmocka_unit_test(test_budget_hand_worked),
+        cmocka_unit_test(test_budget_no_value),
+        cmocka_unit_test(test_budget_edges),
         cmocka_unit_test(test_budget_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -850,6 +850,18 @@ def raw_bytes_checks(write):
     bad_key = write("key.json", '{"format": "libtco-scenario", "version": 1, "x\\u001b[31m": 1}')
     out, err = expect(["report", bad_key], 1, "unknown scenario key", "\\x1b[31m")
     check("\x1b" not in err, "an escape in a key is shown, not sent to the terminal")
+    # A path is shown as a text is, in every message that names it: a file
+    # that does not open, one that is no JSON, an output that is a folder.
+    gone = os.path.join(os.path.dirname(bad_key), "no\x1b[31msuch\x07.json")
+    out, err = expect(["report", gone], 3, "no\\x1b[31msuch\\x07.json: cannot open")
+    check("\x1b" not in err and "\x07" not in err, "a path's control bytes are shown, not sent to the terminal")
+    odd = write("odd\x1b]0;title\x07.json", "{")
+    out, err = expect(["report", odd], 1, "odd\\x1b]0;title\\x07.json:1:", "not valid JSON")
+    check("\x1b" not in err and "\x07" not in err, "a path in a JSON error is shown")
+    folder = os.path.join(os.path.dirname(bad_key), "dir\x1b[2J")
+    os.mkdir(folder)
+    out, err = expect(["report", "--format", "json", "-o", folder], 3, "dir\\x1b[2J: is a directory")
+    check("\x1b" not in err, "an output path is shown")
     bad_text = write("text.json", '{"format": "libtco-scenario", "version": 1, "pricing": {"currency": "US\\u0007D"}}')
     expect(["report", bad_text], 1, "currency holds a control character")
     big = write("big.json", '{"format": "libtco-scenario", "version": 1, "workload": {"tokens": 9007199254740993}}')

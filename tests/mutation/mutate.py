@@ -180,6 +180,9 @@ def main():
     sources = []
     for f in args.files:
         full = os.path.join(ROOT, f)
+        if not os.path.exists(full):  # a usage error, as argparse's own (exit 2)
+            named = [m for m in sorted(picked) if m.split(":")[0] == f]
+            ap.error(f"no such file or folder: {f!r}" + (f" (in --mutant {named[0]!r})" if named else ""))
         if os.path.isdir(full):
             for d, _, names in sorted(os.walk(full)):
                 sources += [os.path.relpath(os.path.join(d, n), ROOT) for n in sorted(names) if n.endswith(".c")]

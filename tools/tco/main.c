@@ -75,11 +75,20 @@ static const char usage_text[] =
 
 void say(const char *fmt, ...)
 {
-    va_list ap;
-    fputs("tco: ", stderr);
+    /* Shown as shown_text shows a text: a file path (or any other byte of
+     * a message) never reaches the terminal raw. Texts from the library
+     * and from shown_text are printable already and pass unchanged. */
+    va_list ap, again;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    char msg[n > 0 ? n + 1 : 1]; /* a path may be as long as an argument */
+    msg[0] = '\0';
+    vsnprintf(msg, sizeof msg, fmt, again);
+    va_end(again);
+    fputs("tco: ", stderr);
+    show(stderr, msg);
     fputc('\n', stderr);
 }
 

@@ -347,23 +347,36 @@ void csv_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-const char *shown_text(char *buf, size_t cap, const char *s)
+/* Byte c as a message shows it, into out (4 bytes); returns how many. */
+static size_t shown_byte(char *out, unsigned char c)
 {
     static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
-    for (; *s && o + 5 < cap; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c < 0x7f) {
-            buf[o++] = (char)c;
-        } else { /* a control byte or a byte of UTF-8: never raw on a terminal, never cut */
-            buf[o++] = '\\';
-            buf[o++] = 'x';
-            buf[o++] = hex[c >> 4];
-            buf[o++] = hex[c & 15];
-        }
+    if (c >= 0x20 && c < 0x7f) {
+        out[0] = (char)c;
+        return 1;
     }
+    /* a control byte or a byte of UTF-8: never raw on a terminal, never cut */
+    out[0] = '\\';
+    out[1] = 'x';
+    out[2] = hex[c >> 4];
+    out[3] = hex[c & 15];
+    return 4;
+}
+
+const char *shown_text(char *buf, size_t cap, const char *s)
+{
+    size_t o = 0;
+    for (; *s && o + 5 < cap; s++)
+        o += shown_byte(buf + o, (unsigned char)*s);
     buf[o] = '\0';
     return buf;
+}
+
+void show(FILE *f, const char *s)
+{
+    char b[4];
+    for (; *s; s++)
+        fwrite(b, 1, shown_byte(b, (unsigned char)*s), f);
 }
 
 /* ==== option values ====================================================== */

@@ -191,6 +191,8 @@ int field_of(const char *assignment, const field_name *names, size_t n, const ch
  * as \xHH (so no control byte reaches the terminal and no UTF-8
  * character is cut), as much as cap holds. */
 const char *shown_text(char *buf, size_t cap, const char *s);
+/* All of s, shown so, on f. */
+void show(FILE *f, const char *s);
 void json_num(FILE *f, double v);
 void json_str(FILE *f, const char *s);
 /* `, "name": v`: one member after the first of a JSON object. */

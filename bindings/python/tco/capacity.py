@@ -81,9 +81,20 @@ class Logging(Result):
 
 
 class Budget(Result):
-    """Spending against the budget lines of a pricing table."""
+    """Spending against the budget lines of a pricing table.
+    days_to_exhaustion is None when the budget never runs out at the burn
+    rate, growth None without a previous period or after one that spent
+    nothing (doc/model.md, section 11)."""
     _ctype = "tco_budget"
     STATUS = enum_names(lib.tco_budget_status_name)
+
+    def __init__(self, cdata):
+        super().__init__(cdata)
+        v = self._values
+        if not v.pop("exhaustion_defined"):
+            v["days_to_exhaustion"] = None
+        if not v.pop("growth_defined"):
+            v["growth"] = None
 
     @property
     def status_name(self):

@@ -287,16 +287,19 @@ class Tornado(list):
         return ax
 
 
-def sensitivity(topology, workload, pricing, share=0.1):
+# What tco_sensitivity swings by when given 0 (tco.h): Tornado.share says it.
+_DEFAULT_SHARE = 0.1
+
+
+def sensitivity(topology, workload, pricing, share=_DEFAULT_SHARE):
     """The tornado: every real and integer parameter of the three handles
     swung, one at a time, to value x (1 - share) and value x (1 + share)
-    (share in (0, 1]; clipped at the parameter's bounds, integers rounded;
-    a parameter at 0 stays), ranked by how far the total moves. A swing the
-    library refuses gets that row's status; the others are still priced."""
+    (share in (0, 1], 0 standing for 0.1 as in C and Go; clipped at the
+    parameter's bounds, integers rounded; a parameter at 0 stays), ranked
+    by how far the total moves. A swing the library refuses gets that row's
+    status; the others are still priced."""
     check_handles(topology, workload, pricing)
     share = number(share, "share")
-    if share == 0:  # the library reads 0 as its default, 0.1: here the default is spelt out
-        raise RangeError("share = 0 is out of range: allowed above 0 up to 1", code=lib.TCO_E_RANGE, param="share")
     cap = lib.tco_param_count()
     out, n, err = sized("tco_swing", cap), ffi.new("size_t *"), new_error()
     check(lib.tco_sensitivity(out, ffi.sizeof("tco_swing"), cap, n, share, topology._ptr, workload._ptr,
@@ -305,7 +308,7 @@ def sensitivity(topology, workload, pricing, share=0.1):
     rows = [Swing(r, handles[_BY_KEY[r.key].handle].get(_BY_KEY[r.key].name)) for r in out[0:min(cap, n[0])]]
     e = sized("tco_estimate")
     check(lib.tco_estimate_compute(e, topology._ptr, workload._ptr, pricing._ptr, err), err)
-    return Tornado(rows, e.total, e.cost_per_effective_accelerator_hour, share, pricing.currency)
+    return Tornado(rows, e.total, e.cost_per_effective_accelerator_hour, share or _DEFAULT_SHARE, pricing.currency)
 
 
 # ---- Monte Carlo ------------------------------------------------------------

@@ -1,8 +1,10 @@
 """Parameter sweeps: numpy arrays of values priced in one C call."""
+import json
+
 import numpy as np
 
 from ._native import ffi, lib
-from .errors import ParameterTypeError, check, new_error, raise_for
+from .errors import ParameterTypeError, RangeError, check, new_error, raise_for
 from .params import TYPE_CHOICE, TYPE_TEXT, param
 from .display import html_table, money, money_axis
 from .display import progress as _progress
@@ -41,12 +43,12 @@ def _column(name, values):
     if p.type == TYPE_TEXT:
         raise ParameterTypeError(f"{name} is a text: a sweep varies numbers", param=name)
     arr = np.asarray(values)
-    if arr.dtype.kind in "US" and p.type == TYPE_CHOICE:
+    if arr.dtype.kind in "US" and p.type == TYPE_CHOICE:  # names, as set_text takes them
         lookup = dict(zip(p.choices, p.choice_values))
-        bad = [v for v in arr.ravel() if str(v) not in lookup]
-        if bad:
-            raise ParameterTypeError(f"{name} = {bad[0]!r} is not a choice: allowed {', '.join(p.choices)}",
-                                     param=name)
+        bad = [str(v) for v in arr.ravel() if str(v) not in lookup]
+        if bad:  # refused as set_text refuses it
+            raise RangeError(f"{name} = {json.dumps(bad[0])} is not a choice: allowed {', '.join(p.choices)}",
+                             code=lib.TCO_E_RANGE, param=name)
         arr = np.vectorize(lambda v: lookup[str(v)], otypes=[float])(arr)
     elif arr.dtype.kind not in "biuf":
         raise ParameterTypeError(f"{name} takes numbers, not an array of {arr.dtype}", param=name)

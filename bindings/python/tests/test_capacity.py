@@ -84,3 +84,20 @@ def test_bandwidth_lifecycle_logging_budget(scenario):
     assert bud.spent == 850e3 and bud.burn_rate_per_day == 100e3
     assert bud.status_name == "ok" and bud.projected_status_name == "critical"
     assert bud.growth == pytest.approx(850 / 700 - 1)
+
+
+def test_budget_figures_without_a_value_are_none():
+    """As LossGain's undefined ratios (doc/model.md, section 11): nothing
+    spent never runs out; 10 a day after a previous period of nothing is
+    growth from nothing (abnormal), and without a previous period there is
+    no growth. Spending 10 a day against 5: growth 10 / 5 - 1 = 1."""
+    p = tco.Pricing(budget_amount=1000, budget_period_days=30)
+    none = tco.budget([0, 0], p)
+    assert none.days_to_exhaustion is None and none.growth is None and none.status_name == "ok"
+    assert "exhaustion_defined" not in none.to_dict() and "growth_defined" not in none.to_dict()
+    fresh = tco.budget([10, 10], p, previous=[0, 0])
+    assert fresh.growth is None and fresh.abnormal_growth == 1
+    assert fresh.days_to_exhaustion == (1000 - 20) / 10
+    doubled = tco.budget([10, 10], p, previous=[5, 5])
+    assert doubled.growth == 1 and doubled.abnormal_growth == 1
+    assert not any(isinstance(v, float) and not np.isfinite(v) for v in none.to_dict().values())

@@ -246,9 +246,18 @@ def test_tornado_refuses(scenario):
     with pytest.raises(tco.RangeError, match="share"):
         tco.sensitivity(*scenario, share=1.5)
     with pytest.raises(tco.RangeError, match="share"):
-        tco.sensitivity(*scenario, share=0)
+        tco.sensitivity(*scenario, share=-0.1)
     with pytest.raises(tco.NotFiniteError):
         tco.sensitivity(*scenario, share=float("inf"))
+
+
+def test_tornado_share_0_is_the_default(scenario):
+    """0 stands for 0.1, as tco.h says and C and Go take it: the same rows
+    as share=0.1, mfu 0.4 swung to 0.36 and 0.44."""
+    zero, tenth = tco.sensitivity(*scenario, share=0), tco.sensitivity(*scenario, share=0.1)
+    assert [r.to_dict() for r in zero] == [r.to_dict() for r in tenth]
+    assert (zero["mfu"].low_value, zero["mfu"].high_value) == (0.4 * 0.9, 0.4 * 1.1)
+    assert zero.share == 0.1
 
 
 # ---- Monte Carlo ------------------------------------------------------------

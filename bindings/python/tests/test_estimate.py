@@ -62,12 +62,31 @@ def test_sweep_broadcasts_and_takes_choice_names(scenario):
     assert s.total[1] == b200.total and s.total[0] > s.total[1]
 
 
+def test_sweep_takes_a_choice_by_name_or_value(scenario):
+    """The library varies a CHOICE by its value (tco_param_choice_at:
+    precision bf16 0, fp8 1); its names are the form users read and write,
+    so a sweep takes either, bit for bit the same, and refuses a name that
+    is no choice as a handle's setter does: the same error and message."""
+    t, w, p = scenario
+    by_name = tco.sweep(t, w, p, precision=["bf16", "fp8"])
+    by_value = tco.sweep(t, w, p, precision=[0, 1])
+    assert list(by_name.total) == list(by_value.total) == [tco.estimate(t, w.replace(precision=c), p).total
+                                                          for c in ("bf16", "fp8")]
+    assert by_name.total[0] != by_name.total[1]
+    with pytest.raises(tco.RangeError) as swept:
+        tco.sweep(t, w, p, cooling=["air", "water"])
+    with pytest.raises(tco.RangeError) as set_:
+        t.replace(cooling="water")
+    assert swept.value.param == set_.value.param == "cooling"
+    assert swept.value.message == set_.value.message == 'cooling = "water" is not a choice: allowed air, liquid'
+
+
 @pytest.mark.parametrize("kwargs, exc, text", [
     ({"mfu": [0.4, 1.5]}, tco.RangeError, "sweep value 1"),
     ({"mfu": [[0.4, 0.5]]}, ValueError, "one-dimensional"),
     ({"mfu": ["a", "b"]}, tco.ParameterTypeError, "numbers"),
     ({"currency": [1, 2]}, tco.ParameterTypeError, "text"),
-    ({"accelerator_model": ["H100-SXM", "TPU"]}, tco.ParameterTypeError, "not a choice"),
+    ({"accelerator_model": ["H100-SXM", "TPU"]}, tco.RangeError, "not a choice"),
     ({"no_such": [1]}, tco.UnknownParameterError, "no parameter"),
     ({"accelerators": [1024, 1020]}, tco.InconsistentError, "whole number of nodes"),
 ])
