@@ -90,7 +90,7 @@ double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, doub
     double migration = p->d.migration;
     double learning = p->d.learning_staff + P(LEARNING_RAMP_WEEKS) * 7 * 24 * P(LEARNING_OUTPUT_LOSS) * cluster_hour;
     double risk = P(RISK_PROBABILITY) * P(RISK_IMPACT);
-    double spread = P(INDIRECT_SPREAD_RUNS), share = spread > 0 ? min_of(1, runs / spread) : 1;
+    double spread = P(INDIRECT_SPREAD_RUNS), share = spread > 0 ? smaller(1, runs / spread) : 1;
     return (migration + learning + risk) * share;
 }
 
@@ -185,7 +185,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
      * horizon or the run if longer: doc/model.md, section 9), so that a
      * retention policy moves the bill. */
     storage_use use;
-    tco__storage_data_gb_hours(&use, r, w, max_of(W(LIFECYCLE_HORIZON_DAYS) * 24, r->wall));
+    tco__storage_data_gb_hours(&use, r, w, larger(W(LIFECYCLE_HORIZON_DAYS) * 24, r->wall));
     const double tier_price[3] = { P(STORAGE_HOT_PER_GB_MONTH), P(STORAGE_WARM_PER_GB_MONTH),
                                    P(STORAGE_COLD_PER_GB_MONTH) };
     const double provisioned_gb[3] = { r->hot_cap * 1e-9, T(STORAGE_WARM_TB) * 1e3, T(STORAGE_COLD_TB) * 1e3 };
@@ -216,7 +216,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
 
     e->cost[TCO_CAT_SECURITY] = months * (r->nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
     e->cost[TCO_CAT_PLATFORM] = months * r->nodes * P(PLATFORM_PER_NODE_MONTH);
-    double fte = max_of(P(MIN_FTE), r->nodes * p->d.fte_per_node);
+    double fte = larger(P(MIN_FTE), r->nodes * p->d.fte_per_node);
     e->fixed[TCO_CAT_SECURITY] = e->cost[TCO_CAT_SECURITY];
     e->fixed[TCO_CAT_PLATFORM] = e->cost[TCO_CAT_PLATFORM];
     e->fixed[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * held_years; /* the standing team */

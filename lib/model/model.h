@@ -12,6 +12,20 @@
 #define YEARS_PER_HOUR (1 / HOURS_PER_YEAR)
 #define MONTHS_PER_HOUR (1 / HOURS_PER_MONTH)
 
+/* The larger and the smaller of two numbers that the checks leave finite
+ * (never NaN): one comparison, which compiles to maxsd and minsd. Where
+ * an operand can still be NaN, max_of and min_of (core.h) keep C99's
+ * rule. */
+static inline double larger(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double smaller(double a, double b)
+{
+    return a < b ? a : b;
+}
+
 /* ---- failures and checkpoints (reliability.c); all times in hours ------ */
 
 double tco__system_mtbf(double accelerators, double accel_mtbf, double nodes, double node_mtbf,
