@@ -96,7 +96,8 @@ double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, doub
 
 /* ---- the estimate ----------------------------------------------------- */
 
-int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
+TCO__FLATTEN int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const tco_obj *p,
+                              tco_error *err)
 {
     train_run r;
     int rc = tco__run_derive(&r, t, w, p, err);
