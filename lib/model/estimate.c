@@ -108,6 +108,9 @@ TCO__FLATTEN int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_ob
     return TCO_OK;
 }
 
+/* The totals below add indirect and waste after the rest. */
+typedef char indirect_then_waste_last[TCO_CAT_INDIRECT == CATEGORIES - 2 && TCO_CAT_WASTE == CATEGORIES - 1 ? 1 : -1];
+
 /* tco__estimate_run writes every field by name: a field appended to
  * tco_estimate stops the build here until it writes that one too. */
 typedef char every_estimate_field_written[sizeof(tco_estimate) == offsetof(tco_estimate, storage_request_cost) + sizeof(double)
@@ -117,14 +120,13 @@ typedef char every_estimate_field_written[sizeof(tco_estimate) == offsetof(tco_e
 void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, const tco_obj *w,
                        const tco_obj *p)
 {
-    /* Every field is written below: only the sums and the slots that no
+    /* Every field is written below: only the waste sum and the slots that no
      * category or waste uses start at zero (not the whole struct again),
      * copied from zeros: gcc sets these sizes with rep stos, whose start
      * costs more than the stores. */
     static const double zeros[TCO_CATEGORY_SLOTS];
     tco_estimate *e = out;
     e->size = sizeof *e;
-    e->total = e->fixed_total = 0;
     e->cost[TCO_CAT_WASTE] = 0;
     memcpy(e->cost + CATEGORIES, zeros, sizeof e->cost - CATEGORIES * sizeof e->cost[0]);
     memcpy(e->waste + WASTES, zeros, sizeof e->waste - WASTES * sizeof e->waste[0]);
@@ -241,12 +243,13 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     /* One-offs are paid whatever happens; the premium is fixed as what it
      * is a share of. */
     double one_off = tco__one_off(t, p, &hw, r->runs);
-    e->cost[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->cost);
-    e->fixed[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->fixed);
-    for (int c = 0; c < CATEGORIES; c++) {
-        e->total += e->cost[c];
-        e->fixed_total += e->fixed[c];
-    }
+    /* The totals add the categories in their order: those before the
+     * indirect one as the premium did, then indirect and waste, the last. */
+    double cost_before = before_indirect(e->cost), fixed_before = before_indirect(e->fixed);
+    e->cost[TCO_CAT_INDIRECT] = one_off + risk_premium_of(p, cost_before, e->cost);
+    e->fixed[TCO_CAT_INDIRECT] = one_off + risk_premium_of(p, fixed_before, e->fixed);
+    e->total = cost_before + e->cost[TCO_CAT_INDIRECT] + e->cost[TCO_CAT_WASTE];
+    e->fixed_total = fixed_before + e->fixed[TCO_CAT_INDIRECT] + e->fixed[TCO_CAT_WASTE];
 
     /* Everything else the report shows. */
     e->train_flops = r->flops;

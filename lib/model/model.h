@@ -160,15 +160,27 @@ int tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const
  * the output lost while learning). */
 double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, double runs);
 
-/* The risk premium (cur): a share of every other category, waste
- * included, but not of migration and learning; cost[] by tco_category. */
-static inline double risk_premium(const tco_obj *p, const double *cost)
+/* The categories before the indirect one added in their order (cost[] by
+ * tco_category): the start of both the risk premium's sum and the total. */
+static inline double before_indirect(const double *cost)
 {
     double rest = 0;
     for (int c = 0; c < TCO_CAT_INDIRECT; c++)
         rest += cost[c];
-    rest += cost[TCO_CAT_WASTE];
-    return p->v[IX_RISK_PREMIUM_SHARE] * rest;
+    return rest;
+}
+
+/* The risk premium (cur): a share of every other category, waste
+ * included, but not of migration and learning; `before` is
+ * before_indirect(cost). */
+static inline double risk_premium_of(const tco_obj *p, double before, const double *cost)
+{
+    return p->v[IX_RISK_PREMIUM_SHARE] * (before + cost[TCO_CAT_WASTE]);
+}
+
+static inline double risk_premium(const tco_obj *p, const double *cost)
+{
+    return risk_premium_of(p, before_indirect(cost), cost);
 }
 
 /* ---- where the run's data lives (storage.c) ------------------------------ */
