@@ -297,11 +297,12 @@ static inline double dataset_size(const tco_obj *w) /* B */
     return dataset_raw_size(w) * (w->v[IX_DATA_KEPT_SHARE] * w->v[IX_DATA_COMPRESSION_RATIO]);
 }
 
-/* Writing one checkpoint at the workload's rate, or the hot tier's. */
+/* Writing one checkpoint (its size as freeze found it) at the workload's
+ * rate, or the hot tier's. */
 static inline double checkpoint_write_hours(const tco_obj *t, const tco_obj *w)
 {
     double gbps = w->v[IX_CHECKPOINT_WRITE_GBPS] > 0 ? w->v[IX_CHECKPOINT_WRITE_GBPS] : t->v[IX_STORAGE_HOT_GBPS];
-    return checkpoint_size(w) / (gbps * 3.6e12); /* B / (B/s x s/h) */
+    return w->d.ckpt / (gbps * 3.6e12); /* B / (B/s x s/h) */
 }
 
 /* fmax and fmin as C99 defines them (of a NaN and a number, the number),

@@ -22,7 +22,7 @@ static int hfu_input(uint64_t flags)
 
 double tco__checkpoint_pause(const tco_obj *t, const tco_obj *w, double job_nodes)
 {
-    return W(CHECKPOINT_ASYNC) ? checkpoint_size(w) / (job_nodes * T(HOST_COPY_GBPS) * 3.6e12)
+    return W(CHECKPOINT_ASYNC) ? w->d.ckpt / (job_nodes * T(HOST_COPY_GBPS) * 3.6e12)
                                : checkpoint_write_hours(t, w);
 }
 
