@@ -98,8 +98,6 @@ int tco__rates_need(const rates *r, unsigned classes, const tco_obj *t, const tc
     rates used = { r->on_demand, classes >> TCO_CLASS_RESERVED & 1 ? r->reserved : 0,
                    classes >> TCO_CLASS_SPOT & 1 ? r->spot : 0, 0, 0 };
     unsigned lacking = r->missing & classes;
-    if (!lacking && !(used.reserved > used.on_demand) && !(used.spot > used.on_demand))
-        return TCO_OK; /* tco__rates_order's test, without its call */
     if (!lacking)
         return tco__rates_order(&used, err);
     int c = 0;
