@@ -215,10 +215,10 @@ int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_p
         w->o.frozen && p->o.kind == TCO_HANDLE_PRICING && p->o.frozen)
         return TCO_OK;
     const tco_obj *h[3] = { t ? &t->o : NULL, w ? &w->o : NULL, p ? &p->o : NULL };
-    for (int i = 0; i < 3; i++)
-        if (!h[i] || h[i]->kind != i + 1 || !h[i]->frozen)
-            return unfit_input(h[i], i, err);
-    return TCO_OK;
+    int i = 0;
+    while (h[i] && h[i]->kind == i + 1 && h[i]->frozen) /* to the first unfit one: one is */
+        i++;
+    return unfit_input(h[i], i, err);
 }
 
 #define HANDLE_API(type, KIND)                                                               \
