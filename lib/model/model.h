@@ -27,12 +27,13 @@ static inline double smaller(double a, double b)
 }
 
 /* The estimate is built with every call inside it inlined where the
- * compiler offers that (gcc and clang: flatten), so that the run, the
- * hardware and the storage it derives stay in registers instead of
- * passing through structs in memory; another compiler builds plain calls.
- * Inlining moves no result: the same operations round the same way, and
- * no contraction crosses a statement (gcc in ISO C mode contracts none,
- * clang only within one expression). */
+ * compiler offers that (flatten: gcc does, with the link-time optimisation
+ * of the shared library across files), so that the run, the hardware and
+ * the storage it derives stay in registers instead of passing through
+ * structs in memory; another compiler, or one that declines, builds plain
+ * calls. Inlining moves no result: the same operations round the same
+ * way, and no contraction crosses a statement (gcc in ISO C mode
+ * contracts none, clang only within one expression). */
 #if defined(__has_attribute)
 #if __has_attribute(flatten)
 #define TCO__FLATTEN __attribute__((flatten))
