@@ -36,6 +36,7 @@ static int topology_check(tco_obj *t, tco_error *err)
     derived *d = &t->d;
     const tco_accelerator *acc = tco__catalogue_find((int32_t)T(ACCELERATOR_MODEL));
     d->acc = acc;
+    tco__list_prices(d, acc);
     d->nodes = T(ACCELERATORS) / T(ACCELERATORS_PER_NODE);
     d->tdp = T(ACCELERATOR_TDP_WATTS) > 0 ? T(ACCELERATOR_TDP_WATTS) : acc->tdp_watts;
     d->peak[PRECISION_BF16] = T(ACCELERATOR_PEAK_FLOPS) > 0 ? T(ACCELERATOR_PEAK_FLOPS) : acc->bf16_flops;
@@ -220,6 +221,7 @@ static int pricing_check(tco_obj *p, tco_error *err)
                      P(MIGRATION_PARALLEL_MONTHS) * P(MIGRATION_PARALLEL_COST_PER_MONTH);
     p->d.learning_staff = P(LEARNING_FTE_MONTHS) * P(STAFF_PER_FTE_YEAR) / 12;
     p->d.listed = strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) == 0;
+    tco__table_rates(&p->d, p, p->d.listed);
     p->d.fte_per_node = 1 / P(NODES_PER_FTE);
     return TCO_OK;
 }

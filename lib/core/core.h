@@ -160,6 +160,8 @@ typedef struct derived {
     double accel_failure_rate, node_failure_rate; /* per hour of one: 1 / accelerator_mtbf_hours, node's */
     double node_share;           /* an accelerator's of its node: 1 / accelerators_per_node */
     double nic_seconds_per_byte; /* 1 / nic, 0 without NICs */
+    double list[4];              /* the accelerator's list prices by tco_price_class (tco__list_prices) */
+    unsigned unlisted;           /* the classes it has no list price for */
     /* a workload's */
     double ckpt, dataset;        /* B: checkpoint_size, dataset_size */
     double ckpt_gb, dataset_gb;  /* the same in GB, as storage is priced */
@@ -193,6 +195,9 @@ typedef struct derived {
     double learning_staff;       /* cur, paid once: the engineers' months of learning */
     int listed;                  /* currency is LIST_CURRENCY: list prices may stand in */
     double fte_per_node;         /* 1 / nodes_per_fte */
+    double rate[4];              /* its rates by tco_price_class, 0 for a stand-in (tco__table_rates) */
+    unsigned from_list;          /* the classes left at the stand-in that take the list price */
+    unsigned unpriced;           /* those left at it without one: currency is not LIST_CURRENCY */
 } derived;
 
 struct tco_obj {
@@ -235,8 +240,12 @@ typedef struct rates {
 } rates;
 /* The pricing table's rates for topology t's accelerator, list prices in
  * place of stand-ins (0 where there is none: see missing); of frozen (or
- * prepared) handles. */
+ * prepared) handles, from what their freeze derived: */
 void tco__rates(rates *out, const tco_obj *t, const tco_obj *p);
+/* a topology's list prices (acc: its accelerator), */
+void tco__list_prices(derived *d, const tco_accelerator *acc);
+/* a pricing table's rates (listed: in LIST_CURRENCY). */
+void tco__table_rates(derived *d, const tco_obj *p, int listed);
 /* Reserved and spot at most on demand: freeze checks the rates a table
  * gives, tco__rates_need those a computation uses. */
 int tco__rates_order(const rates *r, tco_error *err);
@@ -288,11 +297,12 @@ static inline double dataset_size(const tco_obj *w) /* B */
     return dataset_raw_size(w) * (w->v[IX_DATA_KEPT_SHARE] * w->v[IX_DATA_COMPRESSION_RATIO]);
 }
 
-/* Writing one checkpoint at the workload's rate, or the hot tier's. */
+/* Writing one checkpoint (its size as freeze found it) at the workload's
+ * rate, or the hot tier's. */
 static inline double checkpoint_write_hours(const tco_obj *t, const tco_obj *w)
 {
     double gbps = w->v[IX_CHECKPOINT_WRITE_GBPS] > 0 ? w->v[IX_CHECKPOINT_WRITE_GBPS] : t->v[IX_STORAGE_HOT_GBPS];
-    return checkpoint_size(w) / (gbps * 3.6e12); /* B / (B/s x s/h) */
+    return w->d.ckpt / (gbps * 3.6e12); /* B / (B/s x s/h) */
 }
 
 /* fmax and fmin as C99 defines them (of a NaN and a number, the number),

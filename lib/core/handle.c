@@ -210,11 +210,15 @@ static int unfit_input(const tco_obj *h, int i, tco_error *err)
 
 int tco__frozen_inputs(const tco_topology *t, const tco_workload *w, const tco_pricing *p, tco_error *err)
 {
+    /* One test a handle, in one expression; the reason apart. */
+    if (t && w && p && t->o.kind == TCO_HANDLE_TOPOLOGY && t->o.frozen && w->o.kind == TCO_HANDLE_WORKLOAD &&
+        w->o.frozen && p->o.kind == TCO_HANDLE_PRICING && p->o.frozen)
+        return TCO_OK;
     const tco_obj *h[3] = { t ? &t->o : NULL, w ? &w->o : NULL, p ? &p->o : NULL };
-    for (int i = 0; i < 3; i++)
-        if (!h[i] || h[i]->kind != i + 1 || !h[i]->frozen) /* one test a handle; the reason apart */
-            return unfit_input(h[i], i, err);
-    return TCO_OK;
+    int i = 0;
+    while (h[i] && h[i]->kind == i + 1 && h[i]->frozen) /* to the first unfit one: one is */
+        i++;
+    return unfit_input(h[i], i, err);
 }
 
 #define HANDLE_API(type, KIND)                                                               \

@@ -1,7 +1,9 @@
 /* The rates a computation charges: the pricing table's, or, where it leaves
  * one at its stand-in -1, the list price of the topology's accelerator
- * (catalogue.c; doc/model.md, "List prices"). Resolved at each computation,
- * since the pricing table does not know the accelerator, so that changing
+ * (catalogue.c; doc/model.md, "List prices"). Each handle's freeze keeps
+ * its part (the topology its accelerator's list prices, the pricing table
+ * its rates and which stand in), and each computation picks between them,
+ * since the pricing table does not know the accelerator: changing
  * accelerator_model never keeps the old model's price. A class without a
  * list price is not offered: a computation that uses it fails naming the
  * rate, one that only weighs it as an option (spot in the capacity split,
@@ -37,26 +39,46 @@ int tco__rates_order(const rates *r, tco_error *err)
     return TCO_OK;
 }
 
-/* The rates of p for accelerator acc, list prices standing in when listed. */
-static void rates_for(rates *out, const tco_accelerator *acc, int listed, const tco_obj *p)
+void tco__list_prices(derived *d, const tco_accelerator *acc)
 {
-    double v[4];
-    unsigned missing = 0;
+    unsigned unlisted = 0;
     for (int c = 0; c < 4; c++) {
-        v[c] = p->v[class_rate[c]];
-        if (v[c] == LIST_PRICE) {
-            v[c] = listed ? list_price(acc, c) : 0;
-            if (!(v[c] > 0))
-                missing |= 1u << c;
+        d->list[c] = list_price(acc, c);
+        if (!(d->list[c] > 0))
+            unlisted |= 1u << c;
+    }
+    d->unlisted = unlisted;
+}
+
+void tco__table_rates(derived *d, const tco_obj *p, int listed)
+{
+    unsigned stand_in = 0;
+    for (int c = 0; c < 4; c++) {
+        d->rate[c] = p->v[class_rate[c]];
+        if (d->rate[c] == LIST_PRICE) {
+            d->rate[c] = 0;
+            stand_in |= 1u << c;
         }
     }
-    rates r = { v[TCO_CLASS_ON_DEMAND], v[TCO_CLASS_RESERVED], v[TCO_CLASS_SPOT], v[TCO_CLASS_OWNED], missing };
+    d->from_list = listed ? stand_in : 0;
+    d->unpriced = listed ? 0 : stand_in;
+}
+
+/* The rates of the pricing table whose derived figures are in pd for the
+ * accelerator whose list prices are in td. */
+static void resolve(rates *out, const derived *td, const derived *pd)
+{
+    unsigned l = pd->from_list;
+#define PICK(c) (l >> c & 1 ? td->list[c] : pd->rate[c])
+    rates r = { PICK(TCO_CLASS_ON_DEMAND), PICK(TCO_CLASS_RESERVED), PICK(TCO_CLASS_SPOT), PICK(TCO_CLASS_OWNED),
+                (l & td->unlisted) | pd->unpriced };
+#undef PICK
     *out = r;
 }
 
 void tco__rates(rates *out, const tco_obj *t, const tco_obj *p)
 {
-    rates_for(out, t->d.acc, p->d.listed, p); /* as freeze found them */
+    resolve(out, &t->d, &p->d);
 }
 
 unsigned tco__mix_classes(const tco_obj *t)
@@ -132,9 +154,11 @@ int tco_rate(double *out, int32_t key, const tco_topology *topology, const tco_p
     /* The handles may not be frozen: the accelerator and the currency as
      * they are now. */
     const tco_obj *t = &topology->o, *p = &pricing->o;
+    derived d; /* the parts of both that a freeze would derive */
+    tco__list_prices(&d, tco__catalogue_find((int32_t)t->v[IX_ACCELERATOR_MODEL]));
+    tco__table_rates(&d, p, strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) == 0);
     rates r;
-    rates_for(&r, tco__catalogue_find((int32_t)t->v[IX_ACCELERATOR_MODEL]),
-              strcmp(p->text[IX_CURRENCY], LIST_CURRENCY) == 0, p);
+    resolve(&r, &d, &d);
     if ((rc = tco__rates_need(&r, 1u << cls, &topology->o, &pricing->o, err)))
         return rc;
     *out = rate_in(&r, cls);

@@ -90,13 +90,14 @@ double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, doub
     double migration = p->d.migration;
     double learning = p->d.learning_staff + P(LEARNING_RAMP_WEEKS) * 7 * 24 * P(LEARNING_OUTPUT_LOSS) * cluster_hour;
     double risk = P(RISK_PROBABILITY) * P(RISK_IMPACT);
-    double spread = P(INDIRECT_SPREAD_RUNS), share = spread > 0 ? min_of(1, runs / spread) : 1;
+    double spread = P(INDIRECT_SPREAD_RUNS), share = spread > 0 ? smaller(1, runs / spread) : 1;
     return (migration + learning + risk) * share;
 }
 
 /* ---- the estimate ----------------------------------------------------- */
 
-int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const tco_obj *p, tco_error *err)
+TCO__FLATTEN int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const tco_obj *p,
+                              tco_error *err)
 {
     train_run r;
     int rc = tco__run_derive(&r, t, w, p, err);
@@ -107,6 +108,9 @@ int tco__estimate(tco_estimate *out, const tco_obj *t, const tco_obj *w, const t
     return TCO_OK;
 }
 
+/* The totals below add indirect and waste after the rest. */
+typedef char indirect_then_waste_last[TCO_CAT_INDIRECT == CATEGORIES - 2 && TCO_CAT_WASTE == CATEGORIES - 1 ? 1 : -1];
+
 /* tco__estimate_run writes every field by name: a field appended to
  * tco_estimate stops the build here until it writes that one too. */
 typedef char every_estimate_field_written[sizeof(tco_estimate) == offsetof(tco_estimate, storage_request_cost) + sizeof(double)
@@ -116,14 +120,13 @@ typedef char every_estimate_field_written[sizeof(tco_estimate) == offsetof(tco_e
 void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, const tco_obj *w,
                        const tco_obj *p)
 {
-    /* Every field is written below: only the sums and the slots that no
+    /* Every field is written below: only the waste sum and the slots that no
      * category or waste uses start at zero (not the whole struct again),
      * copied from zeros: gcc sets these sizes with rep stos, whose start
      * costs more than the stores. */
     static const double zeros[TCO_CATEGORY_SLOTS];
     tco_estimate *e = out;
     e->size = sizeof *e;
-    e->total = e->fixed_total = 0;
     e->cost[TCO_CAT_WASTE] = 0;
     memcpy(e->cost + CATEGORIES, zeros, sizeof e->cost - CATEGORIES * sizeof e->cost[0]);
     memcpy(e->waste + WASTES, zeros, sizeof e->waste - WASTES * sizeof e->waste[0]);
@@ -185,7 +188,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
      * horizon or the run if longer: doc/model.md, section 9), so that a
      * retention policy moves the bill. */
     storage_use use;
-    tco__storage_data_gb_hours(&use, r, w, max_of(W(LIFECYCLE_HORIZON_DAYS) * 24, r->wall));
+    tco__storage_data_gb_hours(&use, r, w, larger(W(LIFECYCLE_HORIZON_DAYS) * 24, r->wall));
     const double tier_price[3] = { P(STORAGE_HOT_PER_GB_MONTH), P(STORAGE_WARM_PER_GB_MONTH),
                                    P(STORAGE_COLD_PER_GB_MONTH) };
     const double provisioned_gb[3] = { r->hot_cap * 1e-9, T(STORAGE_WARM_TB) * 1e3, T(STORAGE_COLD_TB) * 1e3 };
@@ -216,7 +219,7 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
 
     e->cost[TCO_CAT_SECURITY] = months * (r->nodes * P(SECURITY_PER_NODE_MONTH) + P(SECURITY_FIXED_PER_MONTH));
     e->cost[TCO_CAT_PLATFORM] = months * r->nodes * P(PLATFORM_PER_NODE_MONTH);
-    double fte = max_of(P(MIN_FTE), r->nodes * p->d.fte_per_node);
+    double fte = larger(P(MIN_FTE), r->nodes * p->d.fte_per_node);
     e->fixed[TCO_CAT_SECURITY] = e->cost[TCO_CAT_SECURITY];
     e->fixed[TCO_CAT_PLATFORM] = e->cost[TCO_CAT_PLATFORM];
     e->fixed[TCO_CAT_STAFF] = fte * P(STAFF_PER_FTE_YEAR) * held_years; /* the standing team */
@@ -240,12 +243,13 @@ void tco__estimate_run(tco_estimate *out, const train_run *r, const tco_obj *t, 
     /* One-offs are paid whatever happens; the premium is fixed as what it
      * is a share of. */
     double one_off = tco__one_off(t, p, &hw, r->runs);
-    e->cost[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->cost);
-    e->fixed[TCO_CAT_INDIRECT] = one_off + risk_premium(p, e->fixed);
-    for (int c = 0; c < CATEGORIES; c++) {
-        e->total += e->cost[c];
-        e->fixed_total += e->fixed[c];
-    }
+    /* The totals add the categories in their order: those before the
+     * indirect one as the premium did, then indirect and waste, the last. */
+    double cost_before = before_indirect(e->cost), fixed_before = before_indirect(e->fixed);
+    e->cost[TCO_CAT_INDIRECT] = one_off + risk_premium_of(p, cost_before, e->cost);
+    e->fixed[TCO_CAT_INDIRECT] = one_off + risk_premium_of(p, fixed_before, e->fixed);
+    e->total = cost_before + e->cost[TCO_CAT_INDIRECT] + e->cost[TCO_CAT_WASTE];
+    e->fixed_total = fixed_before + e->fixed[TCO_CAT_INDIRECT] + e->fixed[TCO_CAT_WASTE];
 
     /* Everything else the report shows. */
     e->train_flops = r->flops;

@@ -12,6 +12,37 @@
 #define YEARS_PER_HOUR (1 / HOURS_PER_YEAR)
 #define MONTHS_PER_HOUR (1 / HOURS_PER_MONTH)
 
+/* The larger and the smaller of two numbers that the checks leave finite
+ * (never NaN): one comparison, which compiles to maxsd and minsd. Where
+ * an operand can still be NaN, max_of and min_of (core.h) keep C99's
+ * rule. */
+static inline double larger(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double smaller(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+/* The estimate is built with every call inside it inlined where the
+ * compiler offers that (flatten: gcc does, with the link-time optimisation
+ * of the shared library across files), so that the run, the hardware and
+ * the storage it derives stay in registers instead of passing through
+ * structs in memory; another compiler, or one that declines, builds plain
+ * calls. Inlining moves no result: the same operations round the same
+ * way, and no contraction crosses a statement (gcc in ISO C mode
+ * contracts none, clang only within one expression). */
+#if defined(__has_attribute)
+#if __has_attribute(flatten)
+#define TCO__FLATTEN __attribute__((flatten))
+#endif
+#endif
+#ifndef TCO__FLATTEN
+#define TCO__FLATTEN
+#endif
+
 /* ---- failures and checkpoints (reliability.c); all times in hours ------ */
 
 double tco__system_mtbf(double accelerators, double accel_mtbf, double nodes, double node_mtbf,
@@ -130,15 +161,27 @@ int tco__cluster_hardware(hardware *h, const tco_obj *t, const tco_obj *w, const
  * the output lost while learning). */
 double tco__one_off(const tco_obj *t, const tco_obj *p, const hardware *hw, double runs);
 
-/* The risk premium (cur): a share of every other category, waste
- * included, but not of migration and learning; cost[] by tco_category. */
-static inline double risk_premium(const tco_obj *p, const double *cost)
+/* The categories before the indirect one added in their order (cost[] by
+ * tco_category): the start of both the risk premium's sum and the total. */
+static inline double before_indirect(const double *cost)
 {
     double rest = 0;
     for (int c = 0; c < TCO_CAT_INDIRECT; c++)
         rest += cost[c];
-    rest += cost[TCO_CAT_WASTE];
-    return p->v[IX_RISK_PREMIUM_SHARE] * rest;
+    return rest;
+}
+
+/* The risk premium (cur): a share of every other category, waste
+ * included, but not of migration and learning; `before` is
+ * before_indirect(cost). */
+static inline double risk_premium_of(const tco_obj *p, double before, const double *cost)
+{
+    return p->v[IX_RISK_PREMIUM_SHARE] * (before + cost[TCO_CAT_WASTE]);
+}
+
+static inline double risk_premium(const tco_obj *p, const double *cost)
+{
+    return risk_premium_of(p, before_indirect(cost), cost);
 }
 
 /* ---- where the run's data lives (storage.c) ------------------------------ */

@@ -22,7 +22,7 @@ static int hfu_input(uint64_t flags)
 
 double tco__checkpoint_pause(const tco_obj *t, const tco_obj *w, double job_nodes)
 {
-    return W(CHECKPOINT_ASYNC) ? checkpoint_size(w) / (job_nodes * T(HOST_COPY_GBPS) * 3.6e12)
+    return W(CHECKPOINT_ASYNC) ? w->d.ckpt / (job_nodes * T(HOST_COPY_GBPS) * 3.6e12)
                                : checkpoint_write_hours(t, w);
 }
 
@@ -32,7 +32,7 @@ static double interval_or(const tco_obj *t, const tco_obj *w, double optimum)
 {
     double tau = W(CHECKPOINT_INTERVAL_HOURS) > 0 ? W(CHECKPOINT_INTERVAL_HOURS) : optimum;
     if (W(CHECKPOINT_ASYNC))
-        tau = max_of(tau, checkpoint_write_hours(t, w)); /* the next one waits for the last write */
+        tau = larger(tau, checkpoint_write_hours(t, w)); /* the next one waits for the last write */
     return tau;
 }
 
@@ -61,7 +61,7 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
      * and the step's FLOPs, as the workload's freeze found them
      * (core/check.c). */
     double total = w->d.params_share;
-    double weights = 2, grads = W(GRADIENT_BYTES), optimizer = max_of(0, W(CHECKPOINT_BYTES_PER_PARAM) - 2);
+    double weights = 2, grads = W(GRADIENT_BYTES), optimizer = larger(0, W(CHECKPOINT_BYTES_PER_PARAM) - 2);
     l->state = total * ((zero >= 3 ? weights * per_dp : weights) + (zero >= 2 ? grads * per_dp : grads) +
                         (zero >= 1 ? optimizer * per_dp : optimizer));
 
@@ -103,7 +103,7 @@ static int layout_of(layout *l, uint64_t *flags, const tco_obj *t, const tco_obj
     /* The gradients' ring all-reduce over the data-parallel group, hidden
      * behind the backward pass (two thirds of the step's compute). */
     double dp_s = dp > 1 && nic > 0 ? 2 * (1 - per_dp) * total * grads * t->d.nic_seconds_per_byte : 0;
-    double dp_exposed = max_of(0, dp_s - ideal * (2.0 / 3));
+    double dp_exposed = larger(0, dp_s - ideal * (2.0 / 3));
     /* ideal / (1 - bubble): 1 - bubble is micro / (micro + pp - 1). */
     double step = ideal * (1 + (pp - 1) * per_micro) + tp_s + dp_exposed, per_step = 1 / step;
     l->comm_exposed = (tp_s + dp_exposed) * per_step;
@@ -292,7 +292,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
         /* Name the input that matters most: the restart, or the largest rate. */
         double accel_rate = n / T(ACCELERATOR_MTBF_HOURS), node_rate = job_nodes / T(NODE_MTBF_HOURS);
         int ix = restart > tau + delta                      ? IX_RESTART_MINUTES
-                 : spot_rate > max_of(accel_rate, node_rate) ? IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR
+                 : spot_rate > larger(accel_rate, node_rate) ? IX_SPOT_INTERRUPTIONS_PER_NODE_HOUR
                  : W(FAILURE_MODEL) == FAILURES_BY_JOB_SIZE ? IX_FAILURE_MODEL
                  : node_rate > accel_rate                  ? IX_NODE_MTBF_HOURS
                                                            : IX_ACCELERATOR_MTBF_HOURS;
@@ -306,7 +306,7 @@ int tco__run_derive(train_run *r, const tco_obj *t, const tco_obj *w, const tco_
     double restart_h = failing ? segments * per_segment * mtbf * per_restart : 0;
     /* What is left of the wall time: never below 0, where rounding leaves
      * a residue of the last bits of a wall time with few failures. */
-    double lost_h = failing ? max_of(0, wall - work_h - ckpt_h - restart_h) : 0;
+    double lost_h = failing ? larger(0, wall - work_h - ckpt_h - restart_h) : 0;
     double failures = failing ? wall * failure_rate : 0;
     double retry_h = wall * w->d.retry_factor;
     double runs = W(RUNS);

@@ -10,14 +10,14 @@
 /* Hours of [from, to) inside [0, horizon). */
 static double overlap(double from, double to, double horizon)
 {
-    return max_of(0, min_of(to, horizon) - max_of(from, 0));
+    return larger(0, smaller(to, horizon) - larger(from, 0));
 }
 
 /* Integral over t in [0, run) of min(t + x, horizon): t + x until
  * t = u = horizon - x (within [0, run]), horizon after. */
 static double capped(double run, double x, double horizon)
 {
-    double u = max_of(0, min_of(run, horizon - x));
+    double u = larger(0, smaller(run, horizon - x));
     return u * x + u * u / 2 + (run - u) * horizon;
 }
 
@@ -41,8 +41,8 @@ typedef struct written_ckpts {
 
 static written_ckpts written_ckpts_of(double every, double total, double run, double horizon)
 {
-    double end = min_of(run, horizon);
-    written_ckpts c = { every, total, end, end * end / (2 * every), max_of(0, horizon - run) };
+    double end = smaller(run, horizon);
+    written_ckpts c = { every, total, end, end * end / (2 * every), larger(0, horizon - run) };
     return c;
 }
 
@@ -52,7 +52,7 @@ static double checkpoint_hours(double keep, const written_ckpts *c)
 {
     double full = keep * c->every; /* the tier fills at `full` */
     double during = c->end <= full ? c->ramp : keep * full / 2 + keep * (c->end - full);
-    return during + min_of(c->total, keep) * c->after;
+    return during + smaller(c->total, keep) * c->after;
 }
 
 void tco__storage_data_gb_hours(storage_use *s, const train_run *r, const tco_obj *w, double horizon)
@@ -60,7 +60,7 @@ void tco__storage_data_gb_hours(storage_use *s, const train_run *r, const tco_ob
     double run = r->wall;
     /* The dataset: hot for the run at least, then warm, then cold. */
     double dataset_gb = w->d.dataset_gb;
-    double hot_end = max_of(W(DATASET_HOT_DAYS) * 24, run);
+    double hot_end = larger(W(DATASET_HOT_DAYS) * 24, run);
     double warm_end = hot_end + W(DATASET_WARM_DAYS) * 24;
     double cold_end = warm_end + W(DATASET_COLD_DAYS) * 24;
     s->gb_h[TCO_DATA_DATASET][TCO_TIER_HOT] = dataset_gb * overlap(0, hot_end, horizon);
@@ -96,7 +96,7 @@ void tco__storage_gb_hours(storage_use *s, const train_run *r, const tco_obj *w,
     double gb_per_hour = (W(LOG_BYTES_PER_ACCEL_HOUR) * r->N +
                           r->N * W(METRICS_PER_ACCELERATOR) * 3600 / W(METRICS_INTERVAL_SECONDS) *
                               W(METRIC_SAMPLE_BYTES)) / 1e9;
-    double kept = W(LOG_RETENTION_DAYS) * 24, searchable = min_of(W(LOG_HOT_DAYS) * 24, kept);
+    double kept = W(LOG_RETENTION_DAYS) * 24, searchable = smaller(W(LOG_HOT_DAYS) * 24, kept);
     s->gb_h[TCO_DATA_LOGS][TCO_TIER_HOT] = gb_per_hour * written_at_rate(run, 0, searchable, horizon);
     s->gb_h[TCO_DATA_LOGS][TCO_TIER_WARM] = gb_per_hour * written_at_rate(run, searchable, kept, horizon);
     s->gb_h[TCO_DATA_LOGS][TCO_TIER_COLD] = 0;

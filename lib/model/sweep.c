@@ -39,9 +39,11 @@ int tco_estimate_sweep(tco_estimate *out, size_t out_size, int32_t *status, size
     copy[1] = workload->o;
     copy[2] = pricing->o;
     int noted = 0; /* err tells the first failure; status says which it was */
+    /* Filled by a failure only, and told only for the first one, which
+     * finds it as set here: set once, not zeroed again each variation. */
+    tco_error local = TCO_ERROR_INIT;
     for (size_t i = 0; i < n; i++) {
         tco_estimate *e = (tco_estimate *)((char *)out + i * out_size);
-        tco_error local = TCO_ERROR_INIT;
         int touched[3] = { 0, 0, 0 };
         rc = TCO_OK;
         for (size_t j = 0; j < nkeys && rc == TCO_OK; j++) {

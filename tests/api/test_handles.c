@@ -270,9 +270,13 @@ static void test_estimate_arguments(void **state)
     assert_int_equal(tco_pricing_freeze(p, NULL), TCO_OK);
 
     assert_int_equal(tco_estimate_compute(NULL, t, w, p, NULL), TCO_E_NULL);
-    assert_int_equal(tco_estimate_compute(&e, NULL, w, p, NULL), TCO_E_NULL);
-    assert_int_equal(tco_estimate_compute(&e, t, NULL, p, NULL), TCO_E_NULL);
-    assert_int_equal(tco_estimate_compute(&e, t, w, NULL, NULL), TCO_E_NULL);
+    /* The handle missing is named. */
+    assert_int_equal(tco_estimate_compute(&e, NULL, w, p, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "topology must not be NULL");
+    assert_int_equal(tco_estimate_compute(&e, t, NULL, p, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "workload must not be NULL");
+    assert_int_equal(tco_estimate_compute(&e, t, w, NULL, &err), TCO_E_NULL);
+    assert_string_equal(err.message, "pricing must not be NULL");
     e.size = offsetof(tco_estimate, scenario_fingerprint); /* short of 1.0's struct */
     assert_int_equal(tco_estimate_compute(&e, t, w, p, NULL), TCO_E_SIZE);
 

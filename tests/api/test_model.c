@@ -998,8 +998,9 @@ static void test_staff(void **state)
 }
 
 /* Indirect: migration + learning FTE-months x FTE-year / 12 + risk share
- * x the other categories. Risk 10% alone: a tenth of everything else.
- * Migration 1e6 and 6 FTE-months at 200,000/y: 1e6 + 100,000. */
+ * x the other categories. Risk 10% alone: a tenth of everything else, and
+ * of their fixed parts its fixed part. Migration 1e6 and 6 FTE-months at
+ * 200,000/y: 1e6 + 100,000, all of it fixed (paid whatever happens). */
 static void test_indirect(void **state)
 {
     (void)state;
@@ -1007,12 +1008,16 @@ static void test_indirect(void **state)
     scen_new(&s);
     SP(&s, TCO_P_RISK_PREMIUM_SHARE, 0.1);
     tco_estimate e = scen_run(&s);
-    double rest = 0;
+    double rest = 0, fixed_rest = 0;
     for (size_t k = 0; k < tco_category_count(); k++)
-        if (k != TCO_CAT_INDIRECT)
+        if (k != TCO_CAT_INDIRECT) {
             rest += e.cost[k];
+            fixed_rest += e.fixed[k];
+        }
     assert_rel(e.cost[TCO_CAT_INDIRECT], 0.1 * rest, 1e-12);
     assert_rel(e.total, 1.1 * rest, 1e-12);
+    assert_rel(e.fixed[TCO_CAT_INDIRECT], 0.1 * fixed_rest, 1e-12);
+    assert_rel(e.fixed_total, 1.1 * fixed_rest, 1e-12);
     scen_free(&s);
 
     scen_new(&s);
@@ -1020,6 +1025,7 @@ static void test_indirect(void **state)
     SP(&s, TCO_P_LEARNING_FTE_MONTHS, 6);
     e = scen_run(&s);
     assert_rel(e.cost[TCO_CAT_INDIRECT], 1.1e6, 1e-15);
+    assert_rel(e.fixed[TCO_CAT_INDIRECT], 1.1e6, 1e-15);
     scen_free(&s);
 }
 

@@ -101,6 +101,16 @@ static void test_missing_prices(void **state)
     assert_non_null(strstr(err.message, "in USD, but currency = EUR"));
     scen_free(&s);
 
+    /* In another currency a class with no list price at all is refused as
+     * having none, not as listed in USD only (H100 has no spot price). */
+    scen_default(&s);
+    assert_int_equal(tco_pricing_set_text(s.p, TCO_P_CURRENCY, "EUR", NULL), TCO_OK);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 6);
+    ST(&s, TCO_P_SPOT_SHARE, 0.25);
+    err = scen_refused(&s, TCO_E_INCONSISTENT, TCO_P_SPOT_PER_ACCEL_HOUR);
+    assert_non_null(strstr(err.message, "H100-SXM has none"));
+    scen_free(&s);
+
     /* A list price above a typed on-demand rate is refused only where the
      * class is used. */
     scen_default(&s);

@@ -86,20 +86,22 @@ static inline void scen_freeze(scen *s)
     assert_int_equal(rc, TCO_OK);
 }
 
-/* The invariants every estimate keeps: the total is exactly (==) the sum of
- * the categories in order, waste[] adds up to cost[WASTE], nothing is
- * negative, NaN or infinite. */
+/* The invariants every estimate keeps: the total and the fixed total are
+ * exactly (==) the sums of the categories in order, waste[] adds up to
+ * cost[WASTE], nothing is negative, NaN or infinite. */
 static inline void check_invariants(const tco_estimate *e)
 {
-    double sum = 0;
+    double sum = 0, fixed = 0;
     for (size_t c = 0; c < tco_category_count(); c++) {
         assert_true(isfinite(e->cost[c]));
         assert_true(e->cost[c] >= 0);
         sum += e->cost[c];
+        fixed += e->fixed[c];
     }
     assert_true(e->total == sum);
+    assert_true(e->fixed_total == fixed);
     for (size_t c = tco_category_count(); c < TCO_CATEGORY_SLOTS; c++)
-        assert_true(e->cost[c] == 0);
+        assert_true(e->cost[c] == 0 && e->fixed[c] == 0);
     double wsum = 0;
     for (size_t k = 0; k < tco_waste_count(); k++) {
         assert_true(e->waste[k] >= 0);
