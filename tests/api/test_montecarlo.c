@@ -355,6 +355,80 @@ static void test_cuts(void **state)
     check_cut(&in, 0.3, 0.300000001, 0, 0, 0, "normal(0.5, 1e6) in [0.3, 0.300000001]");
 }
 
+/* ---- the normal quantile ----------------------------------------------- */
+
+/* AS241 against the quantile worked out by mpmath 1.3.0 (mp.dps = 800),
+ * at samples whose u is chosen. SplitMix64's output function is a
+ * bijection (each xorshift and each odd multiply inverts), so the sample
+ * whose u is (K + 0.5) 2^-52 is found from K (test_generator_first_values'
+ * mix, G and key, seed 42, input 0):
+ *
+ *   def unxs(z, s):
+ *       x = z
+ *       for _ in range(64 // s + 1): x = z ^ (x >> s)
+ *       return x
+ *   def unmix(z):
+ *       z = (unxs(z, 31) * pow(0x94D049BB133111EB, -1, 2**64)) & M
+ *       z = (unxs(z, 27) * pow(0xBF58476D1CE4E5B9, -1, 2**64)) & M
+ *       return unxs(z, 30)
+ *   i = ((unmix(K << 12) - key) * pow(G, -1, 2**64) - 1) & M
+ *
+ * normal(40, 1) on queue_wait_hours, no cut: F(0) = Phi(-40) and
+ * 1 - F(1e6) are 0 in doubles, so v = u, and x = 40 + sqrt(2) erfinv(2u -
+ * 1). Cut to [30, 37] or [36, 37.5] with mean 0 (upper-tail
+ * probabilities): v = Q(hi) + u (Q(lo) - Q(hi)), Q(z) = erfc(z / sqrt 2)
+ * / 2, and x = Q^-1(v) by mpmath.findroot on log Q. v there is 1e-198 to
+ * 5e-300, AS241's third rational function far out (r - 5 up to 21). */
+typedef struct quantile_case {
+    double a, lo, hi;
+    uint64_t i;
+    double want;
+} quantile_case;
+
+static void test_normal_quantile(void **state)
+{
+    (void)state;
+    static const quantile_case cases[] = {
+        { 40, 0, 0, UINT64_C(13750102350606424051), 40.31863936396437 },  /* u = 0.625 + 2^-53: |q| <= 0.425 */
+        { 40, 0, 0, UINT64_C(6853688796071681281), 36.51289589588569 },   /* u = 2^-12 + 2^-53: r = 2.9 */
+        { 40, 0, 0, UINT64_C(6216238028104022184), 43.48710410411431 },   /* its mirror, 1 - u */
+        { 40, 0, 0, UINT64_C(10246590107470714610), 32.75867165218963 },  /* u = 1000.5 x 2^-52: r = 5.4 */
+        { 40, 0, 0, UINT64_C(10259897666101597838), 47.24132834781037 },  /* its mirror */
+        { 40, 0, 0, UINT64_C(3833755840450290682), 31.790463848398613 },  /* u = 2^-53, the least */
+        { 40, 0, 0, UINT64_C(10976034154471772894), 48.209536151601384 }, /* u = 1 - 2^-53, the most */
+        { 0, 30, 37, UINT64_C(3833755840450290682), 31.19928480317169 },  /* v = 5.4e-214 */
+        { 0, 30, 37, UINT64_C(16324050306033562732), 30.02307046782731 }, /* u = 0.5 + 2^-53: v = 2.5e-198 */
+        { 0, 36, 37.5, UINT64_C(3833755840450290682), 37.005656052677274 }, /* v = 4.6e-300 */
+        { 0, 36, 37.5, UINT64_C(16324050306033562732), 36.01923413573306 }, /* v = 2.1e-284 */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const quantile_case *q = &cases[c];
+        tco_uncertain in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_NORMAL, q->a, 1, 0, q->lo, q->hi);
+        double x;
+        tco_error err = TCO_ERROR_INIT;
+        assert_int_equal(tco_monte_carlo_draw(&x, &in, 1, 42, q->i, 1, &err), TCO_OK);
+        /* AS241 is good to about 1e-16 of z: an ulp of x, and one for its rounding */
+        if (!(fabs(x - q->want) <= 2 * DBL_EPSILON * q->want)) {
+            print_error("case %zu: x = %.17g, mpmath %.17g\n", c, x, q->want);
+            fail();
+        }
+    }
+
+    /* The ends of the CDF, at u = 1 - 2^-53 and u = 2^-53. normal(40, 1)
+     * cut to [40, 60]: F(40) = erfc(0) / 2 = 0.5 and F(60) = 1 exactly, so
+     * v = 0.5 + (1 - 2^-53) x 0.5 = 1 - 2^-54, half-way to 1, rounds to
+     * even: 1. Cut to [1, 2.4]: F(1) = Phi(-39) is 0 in doubles and
+     * F(2.4) = Phi(-37.6) = 1.07e-309, so v = 2^-53 x 1.07e-309 rounds to
+     * 0. The quantiles there are +inf and -inf: the cut's ends. */
+    tco_uncertain in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_NORMAL, 40, 1, 0, 40, 60);
+    double x;
+    assert_int_equal(tco_monte_carlo_draw(&x, &in, 1, 42, UINT64_C(10976034154471772894), 1, NULL), TCO_OK);
+    assert_true(x == 60);
+    in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_NORMAL, 40, 1, 0, 1, 2.4);
+    assert_int_equal(tco_monte_carlo_draw(&x, &in, 1, 42, UINT64_C(3833755840450290682), 1, NULL), TCO_OK);
+    assert_true(x == 1);
+}
+
 /* ---- bad inputs -------------------------------------------------------- */
 
 /* inputs[1] set to bad after a good inputs[0]: refused with code, naming
@@ -1041,6 +1115,7 @@ int main(void)
         cmocka_unit_test(test_normal),
         cmocka_unit_test(test_lognormal),
         cmocka_unit_test(test_cuts),
+        cmocka_unit_test(test_normal_quantile),
         cmocka_unit_test(test_bad_inputs_refused),
         cmocka_unit_test(test_summarise_hand_worked),
         cmocka_unit_test(test_summarise_matches_demand_percentiles),
