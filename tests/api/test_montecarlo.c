@@ -414,6 +414,19 @@ static void test_normal_quantile(void **state)
         }
     }
 
+    /* The central branch's edge, |q| = |p - 0.5| <= 0.425, met exactly:
+     * p = 0.5 - 0.425 = 0.07500000000000001 in doubles, which is v = u x
+     * 0.5 for u = (2K + 1) 2^-53, K = 675539944105574, on a cut of
+     * upper-tail probabilities holding half the mass: normal(-1e-300, 1)
+     * on queue_wait_hours, Q(0 + 1e-300) = 0.5 and Q(1e6) = 0. x = -z,
+     * and z = -1.4395314709384557 is Python 3.11's
+     * statistics.NormalDist().inv_cdf(p), the same AS241 in the same
+     * operation order (the tail's function gives an ulp less). */
+    tco_uncertain edge = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_NORMAL, -1e-300, 1, 0, 0, 0);
+    double z;
+    assert_int_equal(tco_monte_carlo_draw(&z, &edge, 1, 42, UINT64_C(13940561380257623334), 1, NULL), TCO_OK);
+    assert_true(z == 1.4395314709384557);
+
     /* The ends of the CDF, at u = 1 - 2^-53 and u = 2^-53. normal(40, 1)
      * cut to [40, 60]: F(40) = erfc(0) / 2 = 0.5 and F(60) = 1 exactly, so
      * v = 0.5 + (1 - 2^-53) x 0.5 = 1 - 2^-54, half-way to 1, rounds to
