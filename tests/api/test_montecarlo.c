@@ -686,11 +686,21 @@ static void test_summarise_refuses(void **state)
     assert_non_null(strstr(err.message, "value 3 (values[3])"));
     assert_int_equal(tco_summarise(&s, x + 1, 3, 2, &err), TCO_E_NOT_FINITE); /* 2, NaN, inf */
     assert_non_null(strstr(err.message, "value 1 (values[2])"));
+    assert_int_equal(tco_summarise(&s, x + 4, 2, 1, &err), TCO_E_NOT_FINITE); /* 5, inf: no NaN */
+    assert_non_null(strstr(err.message, "value 1 (values[1])"));
     assert_int_equal(tco_summarise(&s, x, 3, 0, NULL), TCO_E_RANGE);
     assert_int_equal(tco_summarise(&s, x, 0, 1, NULL), TCO_E_RANGE);
     assert_int_equal(tco_summarise(&s, NULL, 3, 1, NULL), TCO_E_NULL);
     assert_int_equal(tco_summarise(NULL, x, 3, 1, NULL), TCO_E_NULL);
     assert_true(s.mean == -1); /* a failed call writes nothing */
+    /* the largest finite values are finite: a constant, exactly */
+    const double edge[2] = { DBL_MAX, -DBL_MAX };
+    for (int e = 0; e < 2; e++) {
+        assert_int_equal(tco_summarise(&s, &edge[e], 1, 1, &err), TCO_OK);
+        assert_true(s.min == edge[e] && s.max == edge[e] && s.mean == edge[e] && s.sd == 0);
+        assert_true(s.p5 == edge[e] && s.p50 == edge[e] && s.p95 == edge[e]);
+    }
+    s.mean = -1;
     /* n x stride past the address space, and n copies past it, refused
      * before any value is read */
     assert_int_equal(tco_summarise(&s, x, 4, SIZE_MAX / 2, &err), TCO_E_RANGE);
@@ -787,6 +797,13 @@ static void test_rank_correlation_hand_worked(void **state)
     assert_non_null(strstr(err.message, "do not fit in memory"));
     assert_int_equal(tco_rank_correlation(&r, any, 1, any, SIZE_MAX / 2, 4, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "n = 4 pairs do not fit in memory"));
+    /* the two keys a pair is ranked by: 16 bytes, so SIZE_MAX / 16 + 1
+     * pairs are past the address space, refused before any value is read
+     * (x[1] is NaN: a read would stop there) */
+    const double nan_x[2] = { 1, NAN };
+    assert_int_equal(tco_rank_correlation(&r, nan_x, 1, any, 1, SIZE_MAX / 2 / sizeof(uint64_t) + 1, &err),
+                     TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "pairs do not fit in memory"));
     assert_true(r == 5);
 }
 
@@ -1046,6 +1063,24 @@ static void test_sample_failure(void **state)
     }
     assert_string_equal(message[0], message[1]);
     assert_string_equal(message[0], message[2]);
+
+    /* Many inputs: the values named are cut where the message ends, at
+     * TCO_ERROR_MESSAGE_MAX - 1 characters. The nine more are priced in
+     * every sample and refused in none (each its own stream: the failing
+     * sample stays the first). */
+    tco_uncertain wide[11] = { in[0], in[1] };
+    const int32_t more[9] = { TCO_P_QUEUE_WAIT_HOURS,      TCO_P_DATABASE_GB,       TCO_P_EGRESS_INTERNET_GB,
+                              TCO_P_EGRESS_CROSS_REGION_GB, TCO_P_EGRESS_IN_REGION_GB, TCO_P_STORAGE_WARM_TB,
+                              TCO_P_STORAGE_COLD_TB,        TCO_P_DATASET_BYTES,     TCO_P_METRIC_SAMPLE_BYTES };
+    for (int j = 0; j < 9; j++)
+        wide[2 + j] = U(more[j], TCO_DIST_UNIFORM, 1.25, 2.5, 0, 0, 0);
+    snprintf(want, sizeof want, "Monte Carlo sample %zu (mfu = %g, job_accelerators = %g, queue_wait_hours = ", first,
+             x[first * 2], x[first * 2 + 1]);
+    double corr11[11];
+    tco_error wide_err = TCO_ERROR_INIT;
+    assert_int_equal(run(sum, corr11, wide, 11, 8, N, 1, &s, &wide_err), TCO_E_INCONSISTENT);
+    assert_true(strncmp(wide_err.message, want, strlen(want)) == 0);
+    assert_int_equal(strlen(wide_err.message), TCO_ERROR_MESSAGE_MAX - 1);
 
     /* A sample its handle's own checks refuse (prepared, before any
      * estimate): params_active of 6e9 to 8e9 against params_total 7e9,
