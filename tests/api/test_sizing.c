@@ -379,6 +379,13 @@ static void test_budget_only(void **state)
     assert_rel(r.total, base.total, 1e-12);
     assert_int_equal(r.price_class, -1);
 
+    /* A budget of exactly that answer's total: it meets it (at most the
+     * budget), so the answer is the same. */
+    g.budget = r.total;
+    tco_sizing same = sized(&s, &g);
+    assert_int_equal(same.feasible, 1);
+    assert_true(same.accelerators == 1024 && same.total == r.total);
+
     /* Below that, nothing: the cheapest run is the closest. */
     g.budget = base.total * 0.999;
     r = sized(&s, &g);
@@ -513,6 +520,66 @@ static void test_both_cheapest_class(void **state)
     scen_free(&s);
 }
 
+/* A search that prices more points than the sizer keeps (64: the oldest
+ * are priced again when revisited): every class, the cluster raised to
+ * 4,096 (the fabric takes tiers), 30 days, and a budget no run meets. The
+ * answer, the cheapest run meeting the deadline, and the closest figures
+ * are checked against every size of the grid in every class, priced
+ * here: within the steps an owned fabric's leaf switches may leave the
+ * searches at (about 0.1 %, doc/model.md section 13; 0.16 % here: 0.2 %
+ * allowed), the fastest exactly. */
+static void test_more_points_than_cached(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 2);
+    scen_freeze(&s);
+    const double days = 30, most = 4096;
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, days, 1e6, most);
+    tco_sizing r = sized(&s, &g);
+    assert_true(r.iterations > 64);
+    assert_int_equal(r.feasible, 0);
+
+    double best = INFINITY, cheapest = INFINITY, fastest = INFINITY;
+    for (int cls = 0; cls < 4; cls++)
+        for (double n = 32; n <= most; n += 32) {
+            tco_estimate e;
+            if (priced_at(&e, &s, n, n > 1024 ? n : 1024, cls) != TCO_OK)
+                continue;
+            cheapest = fmin(cheapest, e.total);
+            fastest = fmin(fastest, e.wall_hours);
+            if (e.wall_hours <= days * 24)
+                best = fmin(best, e.total);
+        }
+    assert_true(best < g.budget * 10 && best > g.budget); /* some run meets the deadline, none the budget */
+    assert_true(r.wall_days <= days);
+    assert_true(r.total >= best && r.total <= best * 1.002);
+    assert_rel(r.total, total_at(&s, r.accelerators, r.accelerators > 1024 ? r.accelerators : 1024, r.price_class),
+               1e-12);
+    assert_true(r.closest_total >= cheapest && r.closest_total <= cheapest * 1.002);
+    assert_rel(r.closest_wall_days * 24, fastest, 1e-12);
+    scen_free(&s);
+}
+
+/* A grid of three sizes (96 accelerators at most, in steps of 32), one
+ * class: each size is priced once, however often the searches revisit
+ * it (the first size that runs is found below the anchor at 3: 2, then
+ * 1). */
+static void test_each_point_priced_once(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    scen_freeze(&s);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 40, 0, 96);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_true(r.accelerators == 96);
+    assert_int_equal(r.iterations, 3);
+    scen_free(&s);
+}
+
 /* On demand alone, when the topology as given mixes in reserved: the
  * joint search prices the class on demand as all on demand, not the mix.
  * Reserved, spot (no list price: not offered) and owned (no capex) are
@@ -538,6 +605,23 @@ static void test_both_on_demand_alone(void **state)
     assert_true(r.accelerators == want.accelerators);
     assert_rel(r.total, want.total, 1e-12);
     assert_rel(r.total, total_at(&s, r.accelerators, 1024, TCO_CLASS_ON_DEMAND), 1e-12);
+    scen_free(&s);
+
+    /* The same with spot mixed in as given (at no list price: no class of
+     * its own): on demand is priced with no spot share. */
+    scen_new(&s);
+    ST(&s, TCO_P_SPOT_SHARE, 0.5);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    scen_freeze(&s);
+    want = class_answer(&s, TCO_CLASS_ON_DEMAND, days);
+    r = sized(&s, &g);
+    assert_int_equal(r.price_class, TCO_CLASS_ON_DEMAND);
+    assert_true(r.accelerators == want.accelerators);
+    assert_rel(r.total, want.total, 1e-12);
     scen_free(&s);
 }
 
@@ -718,8 +802,10 @@ static void test_batch_limits_the_grid(void **state)
     assert_int_equal(priced_at(&e, &s, 384, 1024, -1), TCO_OK);
     assert_int_equal(priced_at(&e, &s, 416, 1024, -1), TCO_E_INCONSISTENT);
 
-    for (int raised = 0; raised < 2; raised++) {
-        double most = raised ? 2048 : 0;
+    /* the cluster's limit, one raised past it, and one whose last size,
+     * 416, is itself refused (384 the last that runs) */
+    for (int raised = 0; raised < 3; raised++) {
+        double most = raised == 2 ? 416 : raised ? 2048 : 0;
         tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 40, 0, most);
         tco_sizing r = sized(&s, &g);
         assert_int_equal(r.feasible, 0);
@@ -1101,6 +1187,8 @@ int main(void)
         cmocka_unit_test(test_budget_only),
         cmocka_unit_test(test_both_cheapest_class),
         cmocka_unit_test(test_both_on_demand_alone),
+        cmocka_unit_test(test_more_points_than_cached),
+        cmocka_unit_test(test_each_point_priced_once),
         cmocka_unit_test(test_mfu_closed_form),
         cmocka_unit_test(test_mfu_deadline_and_budget),
         cmocka_unit_test(test_batch_limits_the_grid),
