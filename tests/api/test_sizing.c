@@ -276,6 +276,32 @@ static void test_non_monotone_wall(void **state)
 
 /* The cluster is the limit unless max_accelerators allows more; above the
  * cluster's accelerators the cluster is raised to the job. */
+/* A wall time that stops falling: the hot tier's 0.01 GB/s reads the
+ * 8e12 bytes (2e12 tokens x 4 B) in 8e5 s = 222.2 h, the floor of every
+ * run that computes faster (with a prefetch, the reads overlap the
+ * compute). The compute meets it at n = F / (peak x mfu x 3600 x 0.98 x
+ * 222.2 h) = 2,708.3 accelerators: 2,720 on a step of 32 is the fewest at
+ * the floor, and the fastest run tco_size reports for a deadline of 5
+ * days, which none meets (every size past it ties). */
+static void test_wall_floor_ties(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    no_failures(&s);
+    ST(&s, TCO_P_STORAGE_HOT_GBPS, 0.01);
+    scen_freeze(&s);
+    const double floor_h = 8e12 / (0.01e9 * 3600);
+    assert_rel(wall_at(&s, 2720, 2720, -1), floor_h, 1e-12);
+    assert_true(wall_at(&s, 2688, 2688, -1) > floor_h);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 5, 0, 4096);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_true(r.accelerators == 2720);
+    assert_rel(r.closest_wall_days * 24, floor_h, 1e-12);
+    scen_free(&s);
+}
+
 static void test_limits(void **state)
 {
     (void)state;
@@ -802,10 +828,12 @@ static void test_batch_limits_the_grid(void **state)
     assert_int_equal(priced_at(&e, &s, 384, 1024, -1), TCO_OK);
     assert_int_equal(priced_at(&e, &s, 416, 1024, -1), TCO_E_INCONSISTENT);
 
-    /* the cluster's limit, one raised past it, and one whose last size,
-     * 416, is itself refused (384 the last that runs) */
-    for (int raised = 0; raised < 3; raised++) {
-        double most = raised == 2 ? 416 : raised ? 2048 : 0;
+    /* the cluster's limit, one raised past it, and two whose last sizes
+     * are refused (384 the last that runs): 416 the grid's last, and 448,
+     * whose bisection probes 416 between 384 and 448 */
+    const double limits[] = { 0, 2048, 416, 448 };
+    for (int l = 0; l < 4; l++) {
+        double most = limits[l];
         tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 40, 0, most);
         tco_sizing r = sized(&s, &g);
         assert_int_equal(r.feasible, 0);
@@ -1184,6 +1212,7 @@ int main(void)
         cmocka_unit_test(test_deadline_with_failures),
         cmocka_unit_test(test_non_monotone_wall),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_wall_floor_ties),
         cmocka_unit_test(test_budget_only),
         cmocka_unit_test(test_both_cheapest_class),
         cmocka_unit_test(test_both_on_demand_alone),
