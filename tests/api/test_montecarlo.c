@@ -341,6 +341,10 @@ static void test_cuts(void **state)
      * 2.0952381^2) = 0.34048452 */
     in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_TRIANGULAR, 1, 2, 3, 1.5, 3);
     check_cut(&in, 1.5, 3, 2.0952381, 0.34048452, 0, "triangular(1, 2, 3) in [1.5, 3]");
+    /* the mode at the low end: density falling from 1 to 3, mean (1 + 1 +
+     * 3) / 3 = 5/3, sd sqrt((1 + 1 + 9 - 1 - 3 - 3) / 18) = sqrt(2) / 3 */
+    in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_TRIANGULAR, 1, 1, 3, 0, 0);
+    check_cut(&in, 1, 3, 5.0 / 3, sqrt(2) / 3, 0, "triangular(1, 1, 3)");
     /* an int parameter: whole numbers within its bounds (checkpoint_retention: 1 up) */
     in = U(TCO_P_CHECKPOINT_RETENTION, TCO_DIST_NORMAL, 5, 3, 0, 0, 0);
     check_cut(&in, 1, 1e6, 0, 0, 1, "normal(5, 3), int");
