@@ -559,6 +559,16 @@ static void test_bad_inputs_refused(void **state)
                               U(TCO_P_MFU, TCO_DIST_UNIFORM, 0.3, 0.5, 0, 0, 0) };
     assert_int_equal(tco_monte_carlo_draw(v, many, tco_param_count() + 1, 1, 0, 1, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "each uncertain once at most"));
+    /* as many inputs as parameters pass that count, and are refused for
+     * the first repeat */
+    size_t count = tco_param_count();
+    tco_uncertain *all = malloc(count * sizeof *all);
+    assert_non_null(all);
+    for (size_t j = 0; j < count; j++)
+        all[j] = many[0];
+    assert_int_equal(tco_monte_carlo_draw(v, all, count, 1, 0, 1, &err), TCO_E_INCONSISTENT);
+    assert_non_null(strstr(err.message, "inputs[0] and inputs[1] both make pue uncertain"));
+    free(all);
     assert_int_equal(tco_monte_carlo_draw(v, many, 2, 1, 0, SIZE_MAX / 2 + 1, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "do not fit in memory"));
     assert_true(v[0] == -1);
