@@ -533,6 +533,25 @@ static void test_both_cheapest_class(void **state)
     r = sized(&s, &g);
     assert_int_equal(r.price_class, TCO_CLASS_SPOT);
     assert_rel(r.total, class_answer(&s, TCO_CLASS_SPOT, days).total, 1e-12);
+    /* spot offered at 2 but reclaimed (the default rate): three classes,
+     * and the cheapest meeting 30 days is not the last one tried */
+    scen_free(&s);
+    scen_new(&s);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 2);
+    scen_freeze(&s);
+    int least = -1;
+    double least_total = INFINITY;
+    for (int c = 0; c < 3; c++) {
+        tco_sizing one = class_answer(&s, c, days);
+        if (one.feasible && one.total < least_total)
+            least = c, least_total = one.total;
+    }
+    assert_true(least >= 0 && least < TCO_CLASS_SPOT);
+    r = sized(&s, &g);
+    assert_int_equal(r.price_class, least);
+    assert_rel(r.total, least_total, 1e-12);
     /* and with spot not in the table, reserved again */
     scen_free(&s);
     scen_new(&s);
@@ -675,6 +694,11 @@ static void test_mfu_closed_form(void **state)
     assert_true(r.wall_days <= 20);
     assert_true(r.iterations > 0 && r.iterations < 60);
 
+    /* tolerance 0 is the default, 1e-9: the same search to the bit */
+    g.tolerance = 1e-9;
+    tco_sizing given = sized(&s, &g);
+    assert_true(given.mfu == r.mfu && given.iterations == r.iterations);
+
     /* a looser tolerance: still meeting, within it */
     g.tolerance = 1e-4;
     tco_sizing loose = sized(&s, &g);
@@ -712,6 +736,13 @@ static void test_mfu_closed_form(void **state)
     assert_int_equal(r.feasible, 0);
     assert_rel(r.mfu, base.model_flops_per_token / base.hardware_flops_per_token, 1e-12);
     assert_true(r.mfu < 0.8);
+    /* a deadline it meets below that bound: failures off, the wall time
+     * goes as 1 / mfu, so mfu 0.6 meets base.wall x 0.4 / 0.6 */
+    g = target_of(TCO_SOLVE_MFU, base.wall_hours * MFU / 0.6 / 24, 0, 0);
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_rel(r.mfu, 0.6, 2e-9);
+    assert_true(r.wall_days <= g.deadline_days);
     scen_free(&s);
 }
 
@@ -798,6 +829,9 @@ static void test_mfu_deadline_and_budget(void **state)
     assert_int_equal(r.feasible, 0);
     assert_true(r.mfu == 1);
     assert_rel(r.closest_total, t1, 1e-12);
+    /* the cheapest mfu, 1, is priced first: missing the budget there ends
+     * the search at one estimate */
+    assert_int_equal(r.iterations, 1);
     scen_free(&s);
 }
 
