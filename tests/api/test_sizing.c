@@ -650,6 +650,17 @@ static void test_both_on_demand_alone(void **state)
     assert_true(r.accelerators == want.accelerators);
     assert_rel(r.total, want.total, 1e-12);
     assert_rel(r.total, total_at(&s, r.accelerators, 1024, TCO_CLASS_ON_DEMAND), 1e-12);
+
+    /* A budget just below that answer's total, on demand the one class: on
+     * the fixed cluster more accelerators cost less, so the fewest meeting
+     * both is larger, and one step below it is over the budget. */
+    g.budget = want.total * 0.9995;
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_int_equal(r.price_class, TCO_CLASS_ON_DEMAND);
+    assert_true(r.accelerators > want.accelerators);
+    assert_true(r.total <= g.budget && r.wall_days <= days);
+    assert_true(total_at(&s, r.accelerators - 32, 1024, TCO_CLASS_ON_DEMAND) > g.budget);
     scen_free(&s);
 
     /* The same with spot mixed in as given (at no list price: no class of
@@ -663,6 +674,7 @@ static void test_both_on_demand_alone(void **state)
     SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
     scen_freeze(&s);
     want = class_answer(&s, TCO_CLASS_ON_DEMAND, days);
+    g.budget = 1e12;
     r = sized(&s, &g);
     assert_int_equal(r.price_class, TCO_CLASS_ON_DEMAND);
     assert_true(r.accelerators == want.accelerators);
