@@ -23,4 +23,12 @@ void tco__variant_reset(variant *v, int ix);
 /* The estimate of the variant as it stands (no fingerprint: 0). */
 int tco__variant_estimate(tco_estimate *e, const variant *v, tco_error *err);
 
+/* g at *x, rising with x (HUGE_VAL where x is refused), its point kept in
+ * the caller's slot 0, 1 or 2; g may move *x to the point it evaluated. */
+typedef double tco__zeroin_fn(void *ctx, double *x, int slot);
+/* The root of g between xa (g = ga <= 0, in slot 0) and xb (g = gb > 0, in
+ * slot 1), to within rel of x (zeroin.c). Returns the slot of the end of
+ * the last bracket where g <= 0. */
+int tco__zeroin(tco__zeroin_fn *fn, void *ctx, double xa, double ga, double xb, double gb, double rel);
+
 #endif

@@ -407,71 +407,39 @@ static void grid_by_budget(outcome *o, sizer *s, double B)
     o->sol = l == 0 ? pr : r == 0 || pl.wall <= pr.wall ? pl : pr;
 }
 
-/* ---- mfu: Brent's method in x = 1 / mfu ------------------------------- */
+/* ---- mfu: Brent's zeroin in x = 1 / mfu ------------------------------- */
 
-typedef struct bpt {
-    double x, g; /* 1 / mfu; value - limit (HUGE_VAL: refused) */
-    point p;
-} bpt;
+/* What root's search prices: g(x) = value(1 / x) - limit, which rises
+ * with x, and the points of zeroin's three slots. */
+typedef struct excess {
+    sizer *s;
+    int which;
+    double limit;
+    point at[3];
+} excess;
 
-static bpt brent_point(const point *p, int which, double limit)
+static double excess_of(const excess *q, const point *p)
 {
-    bpt b = { 1 / p->x, p->rc == TCO_OK ? value(p, which) - limit : HUGE_VAL, *p };
-    return b;
+    return p->rc == TCO_OK ? value(p, q->which) - q->limit : HUGE_VAL;
+}
+
+/* g at x, which moves to the 1 / mfu of the mfu priced. */
+static double excess_at(void *ctx, double *x, int slot)
+{
+    excess *q = ctx;
+    q->at[slot] = price(q->s, 1 / *x);
+    *x = 1 / q->at[slot].x;
+    return excess_of(q, &q->at[slot]);
 }
 
 /* The least mfu meeting limit, between meet (which meets it) and miss
- * (which does not), within rel: Brent 1973, "Algorithms for Minimization
- * without Derivatives", chapter 4 (zeroin), on g(x) = value(1/x) - limit,
- * which rises with x. Returns the end of the last bracket that meets. */
+ * (which does not), within rel: zeroin in x = 1 / mfu, where the wall time
+ * is nearly linear. Returns the end of the last bracket that meets. */
 static point root(sizer *s, int which, double limit, const point *meet, const point *miss, double rel)
 {
-    bpt a = brent_point(meet, which, limit), b = brent_point(miss, which, limit), c = a;
-    double d = b.x - a.x, e = d;
-    for (;;) {
-        if ((b.g > 0) == (c.g > 0)) { /* keep b and c on either side */
-            c = a;
-            d = e = b.x - a.x;
-        }
-        if (fabs(c.g) < fabs(b.g)) { /* b the best so far */
-            a = b;
-            b = c;
-            c = a;
-        }
-        double tol = 2 * DBL_EPSILON * fabs(b.x) + 0.5 * rel * fabs(b.x);
-        double xm = 0.5 * (c.x - b.x);
-        if (fabs(xm) <= tol || b.g == 0)
-            break;
-        if (fabs(e) >= tol && fabs(a.g) > fabs(b.g) && isfinite(a.g) && isfinite(c.g)) {
-            double p, q, r, ratio = b.g / a.g;
-            if (a.x == c.x) { /* secant */
-                p = 2 * xm * ratio;
-                q = 1 - ratio;
-            } else { /* inverse quadratic interpolation */
-                q = a.g / c.g;
-                r = b.g / c.g;
-                p = ratio * (2 * xm * q * (q - r) - (b.x - a.x) * (r - 1));
-                q = (q - 1) * (r - 1) * (ratio - 1);
-            }
-            if (p > 0)
-                q = -q;
-            else
-                p = -p;
-            if (2 * p < fmin(3 * xm * q - fabs(tol * q), fabs(e * q))) {
-                e = d;
-                d = p / q;
-            } else {
-                d = e = xm;
-            }
-        } else {
-            d = e = xm; /* bisection: interpolation would not help, or a side was refused */
-        }
-        a = b;
-        double x = b.x + (fabs(d) > tol ? d : xm > 0 ? tol : -tol);
-        point px = price(s, 1 / x);
-        b = brent_point(&px, which, limit);
-    }
-    return b.g <= 0 ? b.p : c.p;
+    excess q = { s, which, limit, { *meet, *miss } };
+    int slot = tco__zeroin(excess_at, &q, 1 / meet->x, excess_of(&q, meet), 1 / miss->x, excess_of(&q, miss), rel);
+    return q.at[slot];
 }
 
 /* The least mfu meeting the deadline D (h) and the budget B (cur;

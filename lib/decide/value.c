@@ -15,7 +15,6 @@
  * end of log N is first cut to the largest model that still runs within
  * the budget (bisection: below it every model runs on the fewest tokens),
  * so f is finite wherever localmin looks. */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -277,10 +276,25 @@ static double excess(search *s, double n, double tokens)
     return total_at(s, n, tokens, &total, NULL, NULL) == TCO_OK ? total - s->budget : HUGE_VAL;
 }
 
+/* What tokens_within's search prices: model n, and the tokens of
+ * zeroin's three slots. */
+typedef struct edge_at {
+    search *s;
+    double n;
+    double tokens[3];
+} edge_at;
+
+static double excess_at(void *ctx, double *tokens, int slot)
+{
+    edge_at *q = ctx;
+    q->tokens[slot] = *tokens;
+    return excess(q->s, q->n, *tokens);
+}
+
 /* The most tokens per epoch (within the table's bounds) that model n can
- * train within the budget, or 0 when even the fewest cannot: Brent 1973,
- * chapter 4 (zeroin), on g(x) = total(x) - budget, rising in x. Returns
- * the end of the last bracket within the budget. */
+ * train within the budget, or 0 when even the fewest cannot: zeroin on
+ * g(x) = total(x) - budget, rising in x. Returns the end of the last
+ * bracket within the budget. */
 static double tokens_within(search *s, double n)
 {
     double a = s->tok_lo, ga = excess(s, n, a);
@@ -289,55 +303,8 @@ static double tokens_within(search *s, double n)
     double b = s->tok_hi, gb = excess(s, n, b);
     if (gb <= 0)
         return b;
-    double c = a, gc = ga, d = b - a, e = d;
-    for (;;) {
-        if ((gb > 0) == (gc > 0)) { /* keep b and c on either side */
-            c = a;
-            gc = ga;
-            d = e = b - a;
-        }
-        if (fabs(gc) < fabs(gb)) { /* b the best so far */
-            a = b;
-            b = c;
-            c = a;
-            ga = gb;
-            gb = gc;
-            gc = ga;
-        }
-        double tol = 2 * DBL_EPSILON * fabs(b) + 0.5 * TOKENS_REL * fabs(b);
-        double xm = 0.5 * (c - b);
-        if (fabs(xm) <= tol || gb == 0)
-            break;
-        if (fabs(e) >= tol && fabs(ga) > fabs(gb) && isfinite(ga) && isfinite(gc)) {
-            double p, q, r, ratio = gb / ga;
-            if (a == c) { /* secant */
-                p = 2 * xm * ratio;
-                q = 1 - ratio;
-            } else { /* inverse quadratic interpolation */
-                q = ga / gc;
-                r = gb / gc;
-                p = ratio * (2 * xm * q * (q - r) - (b - a) * (r - 1));
-                q = (q - 1) * (r - 1) * (ratio - 1);
-            }
-            if (p > 0)
-                q = -q;
-            else
-                p = -p;
-            if (2 * p < fmin(3 * xm * q - fabs(tol * q), fabs(e * q))) {
-                e = d;
-                d = p / q;
-            } else {
-                d = e = xm;
-            }
-        } else {
-            d = e = xm; /* bisection: interpolation would not help, or a side was refused */
-        }
-        a = b;
-        ga = gb;
-        b += fabs(d) > tol ? d : xm > 0 ? tol : -tol;
-        gb = excess(s, n, b);
-    }
-    return gb <= 0 ? b : c;
+    edge_at q = { s, n, { a, b } };
+    return q.tokens[tco__zeroin(excess_at, &q, a, ga, b, gb, TOKENS_REL)];
 }
 
 /* The loss on the budget's edge at ln N = x; *tok the tokens per epoch. */

@@ -341,6 +341,10 @@ static void test_cuts(void **state)
      * 2.0952381^2) = 0.34048452 */
     in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_TRIANGULAR, 1, 2, 3, 1.5, 3);
     check_cut(&in, 1.5, 3, 2.0952381, 0.34048452, 0, "triangular(1, 2, 3) in [1.5, 3]");
+    /* the mode at the low end: density falling from 1 to 3, mean (1 + 1 +
+     * 3) / 3 = 5/3, sd sqrt((1 + 1 + 9 - 1 - 3 - 3) / 18) = sqrt(2) / 3 */
+    in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_TRIANGULAR, 1, 1, 3, 0, 0);
+    check_cut(&in, 1, 3, 5.0 / 3, sqrt(2) / 3, 0, "triangular(1, 1, 3)");
     /* an int parameter: whole numbers within its bounds (checkpoint_retention: 1 up) */
     in = U(TCO_P_CHECKPOINT_RETENTION, TCO_DIST_NORMAL, 5, 3, 0, 0, 0);
     check_cut(&in, 1, 1e6, 0, 0, 1, "normal(5, 3), int");
@@ -353,6 +357,93 @@ static void test_cuts(void **state)
      * alone would step outside it */
     in = U(TCO_P_MFU, TCO_DIST_NORMAL, 0.5, 1e6, 0, 0.3, 0.300000001);
     check_cut(&in, 0.3, 0.300000001, 0, 0, 0, "normal(0.5, 1e6) in [0.3, 0.300000001]");
+}
+
+/* ---- the normal quantile ----------------------------------------------- */
+
+/* AS241 against the quantile worked out by mpmath 1.3.0 (mp.dps = 800),
+ * at samples whose u is chosen. SplitMix64's output function is a
+ * bijection (each xorshift and each odd multiply inverts), so the sample
+ * whose u is (K + 0.5) 2^-52 is found from K (test_generator_first_values'
+ * mix, G and key, seed 42, input 0):
+ *
+ *   def unxs(z, s):
+ *       x = z
+ *       for _ in range(64 // s + 1): x = z ^ (x >> s)
+ *       return x
+ *   def unmix(z):
+ *       z = (unxs(z, 31) * pow(0x94D049BB133111EB, -1, 2**64)) & M
+ *       z = (unxs(z, 27) * pow(0xBF58476D1CE4E5B9, -1, 2**64)) & M
+ *       return unxs(z, 30)
+ *   i = ((unmix(K << 12) - key) * pow(G, -1, 2**64) - 1) & M
+ *
+ * normal(40, 1) on queue_wait_hours, no cut: F(0) = Phi(-40) and
+ * 1 - F(1e6) are 0 in doubles, so v = u, and x = 40 + sqrt(2) erfinv(2u -
+ * 1). Cut to [30, 37] or [36, 37.5] with mean 0 (upper-tail
+ * probabilities): v = Q(hi) + u (Q(lo) - Q(hi)), Q(z) = erfc(z / sqrt 2)
+ * / 2, and x = Q^-1(v) by mpmath.findroot on log Q. v there is 1e-198 to
+ * 5e-300, AS241's third rational function far out (r - 5 up to 21). */
+typedef struct quantile_case {
+    double a, lo, hi;
+    uint64_t i;
+    double want;
+} quantile_case;
+
+static void test_normal_quantile(void **state)
+{
+    (void)state;
+    static const quantile_case cases[] = {
+        { 40, 0, 0, UINT64_C(13750102350606424051), 40.31863936396437 },  /* u = 0.625 + 2^-53: |q| <= 0.425 */
+        { 40, 0, 0, UINT64_C(6853688796071681281), 36.51289589588569 },   /* u = 2^-12 + 2^-53: r = 2.9 */
+        { 40, 0, 0, UINT64_C(6216238028104022184), 43.48710410411431 },   /* its mirror, 1 - u */
+        { 40, 0, 0, UINT64_C(10246590107470714610), 32.75867165218963 },  /* u = 1000.5 x 2^-52: r = 5.4 */
+        { 40, 0, 0, UINT64_C(10259897666101597838), 47.24132834781037 },  /* its mirror */
+        { 40, 0, 0, UINT64_C(3833755840450290682), 31.790463848398613 },  /* u = 2^-53, the least */
+        { 40, 0, 0, UINT64_C(10976034154471772894), 48.209536151601384 }, /* u = 1 - 2^-53, the most */
+        { 0, 30, 37, UINT64_C(3833755840450290682), 31.19928480317169 },  /* v = 5.4e-214 */
+        { 0, 30, 37, UINT64_C(16324050306033562732), 30.02307046782731 }, /* u = 0.5 + 2^-53: v = 2.5e-198 */
+        { 0, 36, 37.5, UINT64_C(3833755840450290682), 37.005656052677274 }, /* v = 4.6e-300 */
+        { 0, 36, 37.5, UINT64_C(16324050306033562732), 36.01923413573306 }, /* v = 2.1e-284 */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const quantile_case *q = &cases[c];
+        tco_uncertain in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_NORMAL, q->a, 1, 0, q->lo, q->hi);
+        double x;
+        tco_error err = TCO_ERROR_INIT;
+        assert_int_equal(tco_monte_carlo_draw(&x, &in, 1, 42, q->i, 1, &err), TCO_OK);
+        /* AS241 is good to about 1e-16 of z: an ulp of x, and one for its rounding */
+        if (!(fabs(x - q->want) <= 2 * DBL_EPSILON * q->want)) {
+            print_error("case %zu: x = %.17g, mpmath %.17g\n", c, x, q->want);
+            fail();
+        }
+    }
+
+    /* The central branch's edge, |q| = |p - 0.5| <= 0.425, met exactly:
+     * p = 0.5 - 0.425 = 0.07500000000000001 in doubles, which is v = u x
+     * 0.5 for u = (2K + 1) 2^-53, K = 675539944105574, on a cut of
+     * upper-tail probabilities holding half the mass: normal(-1e-300, 1)
+     * on queue_wait_hours, Q(0 + 1e-300) = 0.5 and Q(1e6) = 0. x = -z,
+     * and z = -1.4395314709384557 is Python 3.11's
+     * statistics.NormalDist().inv_cdf(p), the same AS241 in the same
+     * operation order (the tail's function gives an ulp less). */
+    tco_uncertain edge = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_NORMAL, -1e-300, 1, 0, 0, 0);
+    double z;
+    assert_int_equal(tco_monte_carlo_draw(&z, &edge, 1, 42, UINT64_C(13940561380257623334), 1, NULL), TCO_OK);
+    assert_true(z == 1.4395314709384557);
+
+    /* The ends of the CDF, at u = 1 - 2^-53 and u = 2^-53. normal(40, 1)
+     * cut to [40, 60]: F(40) = erfc(0) / 2 = 0.5 and F(60) = 1 exactly, so
+     * v = 0.5 + (1 - 2^-53) x 0.5 = 1 - 2^-54, half-way to 1, rounds to
+     * even: 1. Cut to [1, 2.4]: F(1) = Phi(-39) is 0 in doubles and
+     * F(2.4) = Phi(-37.6) = 1.07e-309, so v = 2^-53 x 1.07e-309 rounds to
+     * 0. The quantiles there are +inf and -inf: the cut's ends. */
+    tco_uncertain in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_NORMAL, 40, 1, 0, 40, 60);
+    double x;
+    assert_int_equal(tco_monte_carlo_draw(&x, &in, 1, 42, UINT64_C(10976034154471772894), 1, NULL), TCO_OK);
+    assert_true(x == 60);
+    in = U(TCO_P_QUEUE_WAIT_HOURS, TCO_DIST_NORMAL, 40, 1, 0, 1, 2.4);
+    assert_int_equal(tco_monte_carlo_draw(&x, &in, 1, 42, UINT64_C(3833755840450290682), 1, NULL), TCO_OK);
+    assert_true(x == 1);
 }
 
 /* ---- bad inputs -------------------------------------------------------- */
@@ -468,6 +559,16 @@ static void test_bad_inputs_refused(void **state)
                               U(TCO_P_MFU, TCO_DIST_UNIFORM, 0.3, 0.5, 0, 0, 0) };
     assert_int_equal(tco_monte_carlo_draw(v, many, tco_param_count() + 1, 1, 0, 1, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "each uncertain once at most"));
+    /* as many inputs as parameters pass that count, and are refused for
+     * the first repeat */
+    size_t count = tco_param_count();
+    tco_uncertain *all = malloc(count * sizeof *all);
+    assert_non_null(all);
+    for (size_t j = 0; j < count; j++)
+        all[j] = many[0];
+    assert_int_equal(tco_monte_carlo_draw(v, all, count, 1, 0, 1, &err), TCO_E_INCONSISTENT);
+    assert_non_null(strstr(err.message, "inputs[0] and inputs[1] both make pue uncertain"));
+    free(all);
     assert_int_equal(tco_monte_carlo_draw(v, many, 2, 1, 0, SIZE_MAX / 2 + 1, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "do not fit in memory"));
     assert_true(v[0] == -1);
@@ -599,11 +700,21 @@ static void test_summarise_refuses(void **state)
     assert_non_null(strstr(err.message, "value 3 (values[3])"));
     assert_int_equal(tco_summarise(&s, x + 1, 3, 2, &err), TCO_E_NOT_FINITE); /* 2, NaN, inf */
     assert_non_null(strstr(err.message, "value 1 (values[2])"));
+    assert_int_equal(tco_summarise(&s, x + 4, 2, 1, &err), TCO_E_NOT_FINITE); /* 5, inf: no NaN */
+    assert_non_null(strstr(err.message, "value 1 (values[1])"));
     assert_int_equal(tco_summarise(&s, x, 3, 0, NULL), TCO_E_RANGE);
     assert_int_equal(tco_summarise(&s, x, 0, 1, NULL), TCO_E_RANGE);
     assert_int_equal(tco_summarise(&s, NULL, 3, 1, NULL), TCO_E_NULL);
     assert_int_equal(tco_summarise(NULL, x, 3, 1, NULL), TCO_E_NULL);
     assert_true(s.mean == -1); /* a failed call writes nothing */
+    /* the largest finite values are finite: a constant, exactly */
+    const double edge[2] = { DBL_MAX, -DBL_MAX };
+    for (int e = 0; e < 2; e++) {
+        assert_int_equal(tco_summarise(&s, &edge[e], 1, 1, &err), TCO_OK);
+        assert_true(s.min == edge[e] && s.max == edge[e] && s.mean == edge[e] && s.sd == 0);
+        assert_true(s.p5 == edge[e] && s.p50 == edge[e] && s.p95 == edge[e]);
+    }
+    s.mean = -1;
     /* n x stride past the address space, and n copies past it, refused
      * before any value is read */
     assert_int_equal(tco_summarise(&s, x, 4, SIZE_MAX / 2, &err), TCO_E_RANGE);
@@ -700,6 +811,13 @@ static void test_rank_correlation_hand_worked(void **state)
     assert_non_null(strstr(err.message, "do not fit in memory"));
     assert_int_equal(tco_rank_correlation(&r, any, 1, any, SIZE_MAX / 2, 4, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "n = 4 pairs do not fit in memory"));
+    /* the two keys a pair is ranked by: 16 bytes, so SIZE_MAX / 16 + 1
+     * pairs are past the address space, refused before any value is read
+     * (x[1] is NaN: a read would stop there) */
+    const double nan_x[2] = { 1, NAN };
+    assert_int_equal(tco_rank_correlation(&r, nan_x, 1, any, 1, SIZE_MAX / 2 / sizeof(uint64_t) + 1, &err),
+                     TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "pairs do not fit in memory"));
     assert_true(r == 5);
 }
 
@@ -960,6 +1078,24 @@ static void test_sample_failure(void **state)
     assert_string_equal(message[0], message[1]);
     assert_string_equal(message[0], message[2]);
 
+    /* Many inputs: the values named are cut where the message ends, at
+     * TCO_ERROR_MESSAGE_MAX - 1 characters. The nine more are priced in
+     * every sample and refused in none (each its own stream: the failing
+     * sample stays the first). */
+    tco_uncertain wide[11] = { in[0], in[1] };
+    const int32_t more[9] = { TCO_P_QUEUE_WAIT_HOURS,      TCO_P_DATABASE_GB,       TCO_P_EGRESS_INTERNET_GB,
+                              TCO_P_EGRESS_CROSS_REGION_GB, TCO_P_EGRESS_IN_REGION_GB, TCO_P_STORAGE_WARM_TB,
+                              TCO_P_STORAGE_COLD_TB,        TCO_P_DATASET_BYTES,     TCO_P_METRIC_SAMPLE_BYTES };
+    for (int j = 0; j < 9; j++)
+        wide[2 + j] = U(more[j], TCO_DIST_UNIFORM, 1.25, 2.5, 0, 0, 0);
+    snprintf(want, sizeof want, "Monte Carlo sample %zu (mfu = %g, job_accelerators = %g, queue_wait_hours = ", first,
+             x[first * 2], x[first * 2 + 1]);
+    double corr11[11];
+    tco_error wide_err = TCO_ERROR_INIT;
+    assert_int_equal(run(sum, corr11, wide, 11, 8, N, 1, &s, &wide_err), TCO_E_INCONSISTENT);
+    assert_true(strncmp(wide_err.message, want, strlen(want)) == 0);
+    assert_int_equal(strlen(wide_err.message), TCO_ERROR_MESSAGE_MAX - 1);
+
     /* A sample its handle's own checks refuse (prepared, before any
      * estimate): params_active of 6e9 to 8e9 against params_total 7e9,
      * about half the samples above it; the first is named. */
@@ -1041,6 +1177,7 @@ int main(void)
         cmocka_unit_test(test_normal),
         cmocka_unit_test(test_lognormal),
         cmocka_unit_test(test_cuts),
+        cmocka_unit_test(test_normal_quantile),
         cmocka_unit_test(test_bad_inputs_refused),
         cmocka_unit_test(test_summarise_hand_worked),
         cmocka_unit_test(test_summarise_matches_demand_percentiles),

@@ -276,6 +276,32 @@ static void test_non_monotone_wall(void **state)
 
 /* The cluster is the limit unless max_accelerators allows more; above the
  * cluster's accelerators the cluster is raised to the job. */
+/* A wall time that stops falling: the hot tier's 0.01 GB/s reads the
+ * 8e12 bytes (2e12 tokens x 4 B) in 8e5 s = 222.2 h, the floor of every
+ * run that computes faster (with a prefetch, the reads overlap the
+ * compute). The compute meets it at n = F / (peak x mfu x 3600 x 0.98 x
+ * 222.2 h) = 2,708.3 accelerators: 2,720 on a step of 32 is the fewest at
+ * the floor, and the fastest run tco_size reports for a deadline of 5
+ * days, which none meets (every size past it ties). */
+static void test_wall_floor_ties(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    no_failures(&s);
+    ST(&s, TCO_P_STORAGE_HOT_GBPS, 0.01);
+    scen_freeze(&s);
+    const double floor_h = 8e12 / (0.01e9 * 3600);
+    assert_rel(wall_at(&s, 2720, 2720, -1), floor_h, 1e-12);
+    assert_true(wall_at(&s, 2688, 2688, -1) > floor_h);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 5, 0, 4096);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_true(r.accelerators == 2720);
+    assert_rel(r.closest_wall_days * 24, floor_h, 1e-12);
+    scen_free(&s);
+}
+
 static void test_limits(void **state)
 {
     (void)state;
@@ -378,6 +404,13 @@ static void test_budget_only(void **state)
     assert_true(r.accelerators == 1024);
     assert_rel(r.total, base.total, 1e-12);
     assert_int_equal(r.price_class, -1);
+
+    /* A budget of exactly that answer's total: it meets it (at most the
+     * budget), so the answer is the same. */
+    g.budget = r.total;
+    tco_sizing same = sized(&s, &g);
+    assert_int_equal(same.feasible, 1);
+    assert_true(same.accelerators == 1024 && same.total == r.total);
 
     /* Below that, nothing: the cheapest run is the closest. */
     g.budget = base.total * 0.999;
@@ -500,6 +533,30 @@ static void test_both_cheapest_class(void **state)
     r = sized(&s, &g);
     assert_int_equal(r.price_class, TCO_CLASS_SPOT);
     assert_rel(r.total, class_answer(&s, TCO_CLASS_SPOT, days).total, 1e-12);
+    /* on demand at 4, reserved at 3, spot at 3.9 never reclaimed: three
+     * classes meeting 30 days, and the cheapest, reserved, is not the
+     * last one tried */
+    scen_free(&s);
+    scen_new(&s);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 3);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 3.9);
+    SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 0);
+    scen_freeze(&s);
+    int least = -1;
+    double least_total = INFINITY;
+    for (int c = 0; c < 3; c++) {
+        tco_sizing one = class_answer(&s, c, days);
+        assert_int_equal(one.feasible, 1);
+        if (one.total < least_total)
+            least = c, least_total = one.total;
+    }
+    assert_int_equal(least, TCO_CLASS_RESERVED);
+    r = sized(&s, &g);
+    assert_int_equal(r.price_class, least);
+    assert_rel(r.total, least_total, 1e-12);
     /* and with spot not in the table, reserved again */
     scen_free(&s);
     scen_new(&s);
@@ -510,6 +567,66 @@ static void test_both_cheapest_class(void **state)
     scen_freeze(&s);
     r = sized(&s, &g);
     assert_int_equal(r.price_class, TCO_CLASS_RESERVED);
+    scen_free(&s);
+}
+
+/* A search that prices more points than the sizer keeps (64: the oldest
+ * are priced again when revisited): every class, the cluster raised to
+ * 4,096 (the fabric takes tiers), 30 days, and a budget no run meets. The
+ * answer, the cheapest run meeting the deadline, and the closest figures
+ * are checked against every size of the grid in every class, priced
+ * here: within the steps an owned fabric's leaf switches may leave the
+ * searches at (about 0.1 %, doc/model.md section 13; 0.16 % here: 0.2 %
+ * allowed), the fastest exactly. */
+static void test_more_points_than_cached(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 2);
+    scen_freeze(&s);
+    const double days = 30, most = 4096;
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, days, 1e6, most);
+    tco_sizing r = sized(&s, &g);
+    assert_true(r.iterations > 64);
+    assert_int_equal(r.feasible, 0);
+
+    double best = INFINITY, cheapest = INFINITY, fastest = INFINITY;
+    for (int cls = 0; cls < 4; cls++)
+        for (double n = 32; n <= most; n += 32) {
+            tco_estimate e;
+            if (priced_at(&e, &s, n, n > 1024 ? n : 1024, cls) != TCO_OK)
+                continue;
+            cheapest = fmin(cheapest, e.total);
+            fastest = fmin(fastest, e.wall_hours);
+            if (e.wall_hours <= days * 24)
+                best = fmin(best, e.total);
+        }
+    assert_true(best < g.budget * 10 && best > g.budget); /* some run meets the deadline, none the budget */
+    assert_true(r.wall_days <= days);
+    assert_true(r.total >= best && r.total <= best * 1.002);
+    assert_rel(r.total, total_at(&s, r.accelerators, r.accelerators > 1024 ? r.accelerators : 1024, r.price_class),
+               1e-12);
+    assert_true(r.closest_total >= cheapest && r.closest_total <= cheapest * 1.002);
+    assert_rel(r.closest_wall_days * 24, fastest, 1e-12);
+    scen_free(&s);
+}
+
+/* A grid of three sizes (96 accelerators at most, in steps of 32), one
+ * class: each size is priced once, however often the searches revisit
+ * it (the first size that runs is found below the anchor at 3: 2, then
+ * 1). */
+static void test_each_point_priced_once(void **state)
+{
+    (void)state;
+    scen s;
+    scen_new(&s);
+    scen_freeze(&s);
+    tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 40, 0, 96);
+    tco_sizing r = sized(&s, &g);
+    assert_int_equal(r.feasible, 0);
+    assert_true(r.accelerators == 96);
+    assert_int_equal(r.iterations, 3);
     scen_free(&s);
 }
 
@@ -538,6 +655,35 @@ static void test_both_on_demand_alone(void **state)
     assert_true(r.accelerators == want.accelerators);
     assert_rel(r.total, want.total, 1e-12);
     assert_rel(r.total, total_at(&s, r.accelerators, 1024, TCO_CLASS_ON_DEMAND), 1e-12);
+
+    /* A budget just below that answer's total, on demand the one class: on
+     * the fixed cluster more accelerators cost less, so the fewest meeting
+     * both is larger, and one step below it is over the budget. */
+    g.budget = want.total * 0.9995;
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_int_equal(r.price_class, TCO_CLASS_ON_DEMAND);
+    assert_true(r.accelerators > want.accelerators);
+    assert_true(r.total <= g.budget && r.wall_days <= days);
+    assert_true(total_at(&s, r.accelerators - 32, 1024, TCO_CLASS_ON_DEMAND) > g.budget);
+    scen_free(&s);
+
+    /* The same with spot mixed in as given (at no list price: no class of
+     * its own): on demand is priced with no spot share. */
+    scen_new(&s);
+    ST(&s, TCO_P_SPOT_SHARE, 0.5);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 0);
+    SP(&s, TCO_P_CAPEX_PER_ACCELERATOR, 0);
+    SP(&s, TCO_P_CAPEX_PER_SERVER, 0);
+    scen_freeze(&s);
+    want = class_answer(&s, TCO_CLASS_ON_DEMAND, days);
+    g.budget = 1e12;
+    r = sized(&s, &g);
+    assert_int_equal(r.price_class, TCO_CLASS_ON_DEMAND);
+    assert_true(r.accelerators == want.accelerators);
+    assert_rel(r.total, want.total, 1e-12);
     scen_free(&s);
 }
 
@@ -602,6 +748,13 @@ static void test_mfu_closed_form(void **state)
     assert_int_equal(r.feasible, 0);
     assert_rel(r.mfu, base.model_flops_per_token / base.hardware_flops_per_token, 1e-12);
     assert_true(r.mfu < 0.8);
+    /* a deadline it meets below that bound: failures off, the wall time
+     * goes as 1 / mfu, so mfu 0.6 meets base.wall x 0.4 / 0.6 */
+    g = target_of(TCO_SOLVE_MFU, base.wall_hours * MFU / 0.6 / 24, 0, 0);
+    r = sized(&s, &g);
+    assert_int_equal(r.feasible, 1);
+    assert_rel(r.mfu, 0.6, 2e-9);
+    assert_true(r.wall_days <= g.deadline_days);
     scen_free(&s);
 }
 
@@ -688,6 +841,9 @@ static void test_mfu_deadline_and_budget(void **state)
     assert_int_equal(r.feasible, 0);
     assert_true(r.mfu == 1);
     assert_rel(r.closest_total, t1, 1e-12);
+    /* the cheapest mfu, 1, is priced first: missing the budget there ends
+     * the search at one estimate */
+    assert_int_equal(r.iterations, 1);
     scen_free(&s);
 }
 
@@ -718,8 +874,12 @@ static void test_batch_limits_the_grid(void **state)
     assert_int_equal(priced_at(&e, &s, 384, 1024, -1), TCO_OK);
     assert_int_equal(priced_at(&e, &s, 416, 1024, -1), TCO_E_INCONSISTENT);
 
-    for (int raised = 0; raised < 2; raised++) {
-        double most = raised ? 2048 : 0;
+    /* the cluster's limit, one raised past it, and two whose last sizes
+     * are refused (384 the last that runs): 416 the grid's last, and 448,
+     * whose bisection probes 416 between 384 and 448 */
+    const double limits[] = { 0, 2048, 416, 448 };
+    for (int l = 0; l < 4; l++) {
+        double most = limits[l];
         tco_target g = target_of(TCO_SOLVE_ACCELERATORS, 40, 0, most);
         tco_sizing r = sized(&s, &g);
         assert_int_equal(r.feasible, 0);
@@ -1098,9 +1258,12 @@ int main(void)
         cmocka_unit_test(test_deadline_with_failures),
         cmocka_unit_test(test_non_monotone_wall),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_wall_floor_ties),
         cmocka_unit_test(test_budget_only),
         cmocka_unit_test(test_both_cheapest_class),
         cmocka_unit_test(test_both_on_demand_alone),
+        cmocka_unit_test(test_more_points_than_cached),
+        cmocka_unit_test(test_each_point_priced_once),
         cmocka_unit_test(test_mfu_closed_form),
         cmocka_unit_test(test_mfu_deadline_and_budget),
         cmocka_unit_test(test_batch_limits_the_grid),
