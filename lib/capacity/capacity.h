@@ -5,6 +5,7 @@
 #ifndef TCO_CAPACITY_H
 #define TCO_CAPACITY_H
 
+#include <float.h>
 #include <math.h>
 
 #include "core/core.h"
@@ -110,7 +111,12 @@ static inline void percentile_position(double p, size_t n, size_t *below, size_t
 
 static inline double percentile_between(double lo, double hi, double w)
 {
-    return lo + (hi - lo) * w;
+    double span = hi - lo;
+    if (span <= DBL_MAX)
+        return lo + span * w;
+    /* lo < 0 < hi and a span past DBL_MAX: the same formula in halves,
+     * which are exact, so the result stays finite (it lies in [lo, hi]) */
+    return 2 * (lo / 2 + (hi / 2 - lo / 2) * w);
 }
 
 #endif

@@ -453,14 +453,24 @@ static size_t summary_of(tco_summary *s, double *a, size_t n)
         s->mean = s->p5 = s->p10 = s->p50 = s->p90 = s->p95 = lo;
         return n;
     }
-    double mean = ksum_total(&k) / (double)n;
+    /* Values past 2^400 are summed scaled by 2^-600, a power of two and
+     * so exact, or their sum and the squares of their deviations could
+     * pass DBL_MAX; below it the scale is 1 and changes no bit. */
+    double scale = 1;
+    if (MAX(-lo, hi) > 0x1p400) {
+        scale = 0x1p-600;
+        memset(&k, 0, sizeof k);
+        for (size_t i = 0; i < n; i++)
+            ksum_add_signed(&k, (int)(i & 3), a[i] * scale);
+    }
+    double mean = ksum_total(&k) / (double)n / scale;
     s->mean = mean = MAX(lo, MIN(hi, mean)); /* never past the values by rounding */
     ksum q = { { 0 }, { 0 } };
     for (size_t i = 0; i < n; i++) {
-        double d = a[i] - mean;
+        double d = a[i] * scale - mean * scale;
         ksum_add(&q, (int)(i & 3), d * d);
     }
-    s->sd = n > 1 ? sqrt(ksum_total(&q) / (double)(n - 1)) : 0;
+    s->sd = n > 1 ? sqrt(ksum_total(&q) / (double)(n - 1)) / scale : 0;
 
     /* the order statistics the percentiles need, at sorted and distinct
      * positions (two percentiles may share one: 90 and 95 of 11 values) */
@@ -518,6 +528,10 @@ int tco_summarise(tco_summary *out, const double *values, size_t n, size_t strid
     if (bad < n)
         return tco__fail(err, TCO_E_NOT_FINITE, "value %zu (values[%zu]) = %g: every value must be finite", bad,
                          bad * stride, values[bad * stride]);
+    if (!isfinite(s.sd)) /* e.g. -DBL_MAX and DBL_MAX: every other figure lies within the values */
+        return tco__fail(err, TCO_E_RANGE,
+                         "values: their standard deviation passes %g; allowed values whose spread stays below it",
+                         DBL_MAX);
     size_t size = out->size;
     summary_write(out, size, 0, &s);
     return TCO_OK;
@@ -1020,6 +1034,13 @@ int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double *correla
             series_list(NULL, name);
             rc = tco__fail(err, TCO_E_NOT_FINITE, "Monte Carlo sample %zu: %s = %g is not finite", bad[s], name[s],
                            buf[s * n + bad[s]]);
+            goto out;
+        }
+    for (size_t s = 0; s < S; s++)
+        if (!isfinite(summary[s].sd)) {
+            const char *name[SERIES_MAX];
+            series_list(NULL, name);
+            rc = tco__fail(err, TCO_E_RANGE, "Monte Carlo %s: its standard deviation passes %g", name[s], DBL_MAX);
             goto out;
         }
     for (size_t s = 0; s < S; s++)

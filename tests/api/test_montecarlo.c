@@ -689,6 +689,37 @@ static void test_summarise_against_sort(void **state)
     free(a);
 }
 
+/* Values near DBL_MAX: every figure the summary gives is finite and right,
+ * or the call is refused (issue 16's silent wrong number: the plain sums
+ * gave sd = NaN and p50 = inf). Worked by hand with M = DBL_MAX:
+ * - {M, 0}: mean M/2, sd = sqrt(2 (M/2)^2 / 1) = M/sqrt(2), p50 = M/2,
+ *   p5 = 0.05 M (numpy's linear method, 5% of the way);
+ * - {-0.6 M, 0.6 M}: a span of 1.2 M past DBL_MAX; mean 0,
+ *   sd = 0.6 M sqrt(2), p5 = -0.6 M x 0.95 + 0.6 M x 0.05 = -0.54 M;
+ * - {M, M/2}: a sum past DBL_MAX, mean 0.75 M, sd = sqrt(2 (M/4)^2) = M/(2 sqrt(2));
+ * - {M, -M}: sd = M sqrt(2), past DBL_MAX: refused, nothing written. */
+static void test_summarise_near_dbl_max(void **state)
+{
+    (void)state;
+    const double M = DBL_MAX, rel = 4e-16;
+    const double a[2] = { M, 0 }, b[2] = { -0.6 * M, 0.6 * M }, c[2] = { M, M / 2 };
+    tco_summary s = summarise(a, 2, 1);
+    assert_true(s.mean == M / 2 && s.p50 == M / 2);
+    assert_true(fabs(s.sd / (M / sqrt(2)) - 1) < rel && fabs(s.p5 / (0.05 * M) - 1) < rel);
+    s = summarise(b, 2, 1);
+    assert_true(s.mean == 0 && s.min == b[0] && s.max == b[1]);
+    assert_true(fabs(s.sd / (0.6 * M * sqrt(2)) - 1) < rel);
+    assert_true(fabs(s.p5 / (-0.54 * M) - 1) < rel && fabs(s.p95 / (0.54 * M) - 1) < rel && s.p50 == 0);
+    s = summarise(c, 2, 1);
+    assert_true(fabs(s.mean / (0.75 * M) - 1) < rel && fabs(s.sd / (M / (2 * sqrt(2))) - 1) < rel);
+    const double d[2] = { M, -M };
+    s.mean = -1;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_summarise(&s, d, 2, 1, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "standard deviation passes"));
+    assert_true(s.mean == -1);
+}
+
 static void test_summarise_refuses(void **state)
 {
     (void)state;
@@ -1186,6 +1217,7 @@ int main(void)
         cmocka_unit_test(test_rank_correlation_hand_worked),
         cmocka_unit_test(test_threads_bit_for_bit),
         cmocka_unit_test(test_run_is_draw_sweep_summarise),
+        cmocka_unit_test(test_summarise_near_dbl_max),
         cmocka_unit_test(test_series_names),
         cmocka_unit_test(test_mfu_median),
         cmocka_unit_test(test_sample_failure),
