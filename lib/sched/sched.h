@@ -114,4 +114,9 @@ typedef struct why {
 int tco__placement_explain(tco_error *err, int rc, const why *y, const tco_pools *s, const tco_topology *t,
                            const tco_pricing *p, const tco_job *job, const tco_placement *pl);
 
+/* For the tests, which compare the widths of the batch's kernel bit for
+ * bit: 1 prices batches on two lanes whatever the processor, 0 (the
+ * default) on the widest it runs. Not for threads that are pricing. */
+void tco__placement_two_lanes(int on);
+
 #endif
