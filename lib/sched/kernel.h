@@ -230,8 +230,32 @@ HOT vi group(figures *restrict f, const src *restrict s, int32_t loop, int one, 
         id &= active;
         /* An id that is not a pool reads pool 0 (or the pools' blank row) and fails. */
         vi known = IS((vu)id < (uint32_t)pool_count), row = id & known;
-        vi rack = zero, zone = zero, region = zero, per_node = zero, free = zero, spot = zero;
-        vd prate = { 0 }, pspot = prate, inv_per_node = prate;
+        vi rack, zone, region, per_node, free, spot;
+        vd prate, pspot, inv_per_node;
+#if LANES == 4 /* compiled for AVX2: each row's halves loaded whole, the four rows transposed */
+        const pool_hot *h0 = &hot[row[0]], *h1 = &hot[row[1]], *h2 = &hot[row[2]], *h3 = &hot[row[3]];
+        __m256d r0 = _mm256_loadu_pd(&h0->rate), r1 = _mm256_loadu_pd(&h1->rate);
+        __m256d r2 = _mm256_loadu_pd(&h2->rate), r3 = _mm256_loadu_pd(&h3->rate);
+        __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+        __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+        prate = (vd)_mm256_permute2f128_pd(t0, t2, 0x20);
+        inv_per_node = (vd)_mm256_permute2f128_pd(t0, t2, 0x31);
+        pspot = (vd)_mm256_permute2f128_pd(t1, t3, 0x20);
+        __m256i q0 = _mm256_loadu_si256((const __m256i *)&h0->per_node);
+        __m256i q1 = _mm256_loadu_si256((const __m256i *)&h1->per_node);
+        __m256i q2 = _mm256_loadu_si256((const __m256i *)&h2->per_node);
+        __m256i q3 = _mm256_loadu_si256((const __m256i *)&h3->per_node);
+        __m256i u0 = _mm256_unpacklo_epi32(q0, q1), u1 = _mm256_unpackhi_epi32(q0, q1);
+        __m256i u2 = _mm256_unpacklo_epi32(q2, q3), u3 = _mm256_unpackhi_epi32(q2, q3);
+        __m256i v0 = _mm256_unpacklo_epi64(u0, u2), v1 = _mm256_unpackhi_epi64(u0, u2);
+        __m256i v2 = _mm256_unpacklo_epi64(u1, u3), v3 = _mm256_unpackhi_epi64(u1, u3);
+        per_node = (vi)_mm256_castsi256_si128(v0);
+        region = (vi)_mm256_extracti128_si256(v0, 1);
+        free = (vi)_mm256_castsi256_si128(v1);
+        spot = (vi)_mm256_extracti128_si256(v1, 1);
+        rack = (vi)_mm256_castsi256_si128(v2);
+        zone = (vi)_mm256_castsi256_si128(v3);
+#else
         for (int l = 0; l < LANES; l++) {
             const pool_hot *h = &hot[LANE(row, l)];
             LANE(rack, l) = h->rack;
@@ -244,6 +268,7 @@ HOT vi group(figures *restrict f, const src *restrict s, int32_t loop, int one, 
             LANE(pspot, l) = h->spot_rate;
             LANE(inv_per_node, l) = h->inv_per_node;
         }
+#endif
         bad |= ~known | (active & IS(a < 1)) | IS(a > free) | (active & IS(spot > spot_ok));
         vi new_rack = active, new_zone = active, new_region = active;
         for (int32_t i = 0; i < j; i++) {
