@@ -83,18 +83,28 @@ HOT vd vroot(vd x)
 
 HOT int any(vm m) /* some lane set */
 {
+#if LANES == 4 /* compiled for AVX2 */
+    return !_mm256_testz_si256((__m256i)m, (__m256i)m);
+#elif LANES == 2 && defined(__SSE2__)
+    return _mm_movemask_pd((__m128d)m) != 0;
+#else
     int64_t o = 0;
     for (int l = 0; l < LANES; l++)
         o |= LANE(m, l);
     return o != 0;
+#endif
 }
 
 HOT int anyi(vi m)
 {
+#if LANES == 4
+    return !_mm_testz_si128((__m128i)m, (__m128i)m);
+#else
     int32_t o = 0;
     for (int l = 0; l < LANES; l++)
         o |= LANE(m, l);
     return o != 0;
+#endif
 }
 
 HOT vi vseli(vi m, vi a, vi b)
@@ -310,11 +320,17 @@ HOT vi group(figures *restrict f, const src *restrict s, int32_t loop, int one, 
      * (at most 8 each) come from the table; spans given are checked, then
      * divided when the table stops. */
     vd inv_r, inv_z, inv_g;
+#if LANES == 4
+    inv_r = (vd)_mm256_i32gather_pd(inv_small, (__m128i)nr, 8);
+    inv_z = (vd)_mm256_i32gather_pd(inv_small, (__m128i)nz, 8);
+    inv_g = (vd)_mm256_i32gather_pd(inv_small, (__m128i)ng, 8);
+#else
     for (int l = 0; l < LANES; l++) {
         LANE(inv_r, l) = inv_small[LANE(nr, l)];
         LANE(inv_z, l) = inv_small[LANE(nz, l)];
         LANE(inv_g, l) = inv_small[LANE(ng, l)];
     }
+#endif
     vi racks = ini(s->racks, one), zones = ini(s->zones, one), regions = ini(s->regions, one);
     if (anyi(racks | zones | regions)) {
         vi R = vseli(IS(racks != 0), racks, nr), Z = vseli(IS(zones != 0), zones, nz), G = vseli(IS(regions != 0), regions, ng);
