@@ -130,12 +130,22 @@ HOT vi vloadi(const int32_t *p)
  * constant) p's value in every lane. */
 HOT vd ind(const double *p, int one)
 {
-    return one ? (vd){ 0 } + *p : vload(p);
+    if (!one)
+        return vload(p);
+    vd v;
+    for (int l = 0; l < LANES; l++)
+        LANE(v, l) = *p;
+    return v;
 }
 
 HOT vi ini(const int32_t *p, int one)
 {
-    return one ? (vi){ 0 } + *p : vloadi(p);
+    if (!one)
+        return vloadi(p);
+    vi v;
+    for (int l = 0; l < LANES; l++)
+        LANE(v, l) = *p;
+    return v;
 }
 
 HOT vi narrow(vm m) /* a double comparison's mask as an int one */
