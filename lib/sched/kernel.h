@@ -22,8 +22,6 @@
 #define vseli W(vseli)
 #define vload W(vload)
 #define vloadi W(vloadi)
-#define ind W(ind)
-#define ini W(ini)
 #define narrow W(narrow)
 #define to_d W(to_d)
 #define to_i W(to_i)
@@ -126,28 +124,6 @@ HOT vi vloadi(const int32_t *p)
     return v;
 }
 
-/* A lane's input: the vector at p, or for the single form (`one`, a
- * constant) p's value in every lane. */
-HOT vd ind(const double *p, int one)
-{
-    if (!one)
-        return vload(p);
-    vd v;
-    for (int l = 0; l < LANES; l++)
-        LANE(v, l) = *p;
-    return v;
-}
-
-HOT vi ini(const int32_t *p, int one)
-{
-    if (!one)
-        return vloadi(p);
-    vi v;
-    for (int l = 0; l < LANES; l++)
-        LANE(v, l) = *p;
-    return v;
-}
-
 HOT vi narrow(vm m) /* a double comparison's mask as an int one */
 {
 #if LANES == 1
@@ -218,7 +194,7 @@ typedef struct figures {
  * the number of parts to add, is max_parts in the batch (a constant
  * there: the compiler unrolls the loop and keeps the parts in registers),
  * where a part of 0 accelerators ends a placement's parts, and the
- * placement's parts in the single form (`one`), whose parts the caller
+ * placement's parts in the single form (one lane), whose parts the caller
  * has checked. Returns the mask of the lanes that failed a check, whose
  * figures nobody may read; the caller asks prepare_fault why.
  *
@@ -229,23 +205,28 @@ typedef struct figures {
  * wall time divided through by M, which leaves no division on the way to
  * the exponentials. A lane that never finishes (a wall time beyond
  * NEVER_HOURS, or NaN) has that run. */
-HOT vi group(figures *restrict f, const src *restrict s, int32_t loop, int one, const pool_hot *restrict hot,
+HOT vi group(figures *restrict f, const src *restrict s, int32_t loop, const pool_hot *restrict hot,
              int32_t pool_count, const consts *restrict k)
 {
-    vi n = ini(s->n, one), spot_ok = ini(s->spot_ok, one);
+    vi n = vloadi(s->n), spot_ok = vloadi(s->spot_ok);
     vi ids[TCO_PLACEMENT_MAX_PARTS], rk[TCO_PLACEMENT_MAX_PARTS], zn[TCO_PLACEMENT_MAX_PARTS],
         rg[TCO_PLACEMENT_MAX_PARTS];
-    vi zero = { 0 }, more = zero - 1, parts = zero, sum = zero, nodes = zero, nr = zero, nz = zero, ng = zero,
-       bad = zero;
+    vi zero = { 0 }, sum = zero, nodes = zero, nr = zero, nz = zero, ng = zero, bad = zero;
+#if LANES > 1
+    vi more = zero - 1, parts = zero;
+#endif
     vd rate = { 0 }, idle_rate = rate, spot_rate = rate;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 8
 #endif
     for (int32_t j = 0; j < loop; j++) {
-        vi a = ini(s->acc + j * s->part_step, one), id = ini(s->pool + j * s->part_step, one);
-        /* the placement's parts, up to the first of 0 accelerators in the batch */
-        vi active = one ? zero - 1 : (more &= IS(a != 0));
+        vi a = vloadi(s->acc + j * s->part_step), id = vloadi(s->pool + j * s->part_step);
+#if LANES == 1 /* the single form's parts, checked by the caller */
+        vi active = zero - 1;
+#else /* the batch's, up to the first of 0 accelerators */
+        vi active = more &= IS(a != 0);
         parts -= active;
+#endif
         a &= active;
         id &= active;
         /* An id that is not a pool reads pool 0 (or the pools' blank row) and fails. */
@@ -320,10 +301,11 @@ HOT vi group(figures *restrict f, const src *restrict s, int32_t loop, int one, 
         idle_rate += to_d(left) * prate;
         spot_rate += to_d(used) * pspot;
     }
-    vd start = ind(s->start, one);
+    vd start = vload(s->start);
     bad |= IS(sum != n) | narrow(~(IS(start >= 0) & IS(start <= MAX_HOURS)));
-    if (!one)
-        bad |= IS(parts < 1);
+#if LANES > 1
+    bad |= IS(parts < 1);
+#endif
     /* Spans counted from the pools nest by construction (a rack id lies in
      * one zone, a zone id in one region: tco_pools_freeze checks it); spans
      * given must hold the pools' and nest too. Spans counted from the pools
@@ -341,7 +323,7 @@ HOT vi group(figures *restrict f, const src *restrict s, int32_t loop, int one, 
         LANE(inv_g, l) = inv_small[LANE(ng, l)];
     }
 #endif
-    vi racks = ini(s->racks, one), zones = ini(s->zones, one), regions = ini(s->regions, one);
+    vi racks = vloadi(s->racks), zones = vloadi(s->zones), regions = vloadi(s->regions);
     if (anyi(racks | zones | regions)) {
         vi R = vseli(IS(racks != 0), racks, nr), Z = vseli(IS(zones != 0), zones, nz), G = vseli(IS(regions != 0), regions, ng);
         bad |= IS(racks < 0) | IS(R < nr) | IS(R > n) | IS(zones < 0) | IS(Z < nz) | IS(Z > R) | IS(regions < 0) |
@@ -353,7 +335,7 @@ HOT vi group(figures *restrict f, const src *restrict s, int32_t loop, int one, 
                 LANE(inv_g, l) = inv(LANE(G, l));
             }
     }
-    vd nd = to_d(n), D = ind(s->D, one), cs = ind(s->c, one), C = ind(s->C, one), X = ind(s->X, one), Wc = ind(s->W, one);
+    vd nd = to_d(n), D = vload(s->D), cs = vload(s->c), C = vload(s->C), X = vload(s->X), Wc = vload(s->W);
     /* Spanning: the share 1 - 1/k of evenly spread traffic that crosses
      * the boundaries of k racks, zones, regions slows the communicating
      * share. Traffic across zones within a region, and across regions. */
@@ -440,7 +422,7 @@ HOT void price_parts(const batch_run *r, size_t from, size_t to, int32_t mp)
             src in = { L.n + c, L.spot_ok + c, L.pool + c, L.acc + c, L.racks + c, L.zones + c, L.regions + c,
                        L.D + c, L.c + c, L.C + c, L.X + c, L.W + c, L.start + c, CHUNK };
             figures f;
-            vi bad = group(&f, &in, mp, 0, r->hot, r->pool_count, &r->k), job_bad = vloadi(L.job_rc + c);
+            vi bad = group(&f, &in, mp, r->hot, r->pool_count, &r->k), job_bad = vloadi(L.job_rc + c);
             vi never = narrow(~IS(f.run <= NEVER_HOURS));
             size_t i = base + (size_t)c;
             if (c + LANES <= m && !anyi(bad | job_bad | never)) {
@@ -491,8 +473,6 @@ static void price_range(const batch_run *r, size_t from, size_t to)
 #undef vseli
 #undef vload
 #undef vloadi
-#undef ind
-#undef ini
 #undef narrow
 #undef to_d
 #undef to_i

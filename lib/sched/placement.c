@@ -378,7 +378,7 @@ int tco_placement_price(tco_price *out, const tco_pools *pools, const tco_topolo
         src in = { &jv.n, &jv.interruptible, placement->pool, placement->accelerators, &placement->racks,
                    &placement->zones, &placement->regions, &jv.D, &jv.c, &jv.C, &jv.X, &jv.W,
                    &placement->start_hours, 1 };
-        if ((uint32_t)parts - 1u >= TCO_PLACEMENT_MAX_PARTS || group_1(&f, &in, parts, 1, hot, pools->count, &k))
+        if ((uint32_t)parts - 1u >= TCO_PLACEMENT_MAX_PARTS || group_1(&f, &in, parts, hot, pools->count, &k))
             rc = prepare_fault(&y, hot, pools->count, &jv, parts, placement->pool, placement->accelerators,
                                placement->racks, placement->zones, placement->regions, placement->start_hours);
         else if (!(f.run <= NEVER_HOURS)) {
