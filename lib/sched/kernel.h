@@ -196,7 +196,8 @@ typedef struct figures {
  * where a part of 0 accelerators ends a placement's parts, and the
  * placement's parts in the single form (one lane), whose parts the caller
  * has checked. Returns the mask of the lanes that failed a check, whose
- * figures nobody may read; the caller asks prepare_fault why.
+ * figures nobody may read (one lane that failed is not priced); the
+ * caller asks prepare_fault why.
  *
  * The spans, traffic, delay and rate of interruptions, then Daly's
  * expected wall time at Daly's interval and what follows from it. Daly's
@@ -335,6 +336,10 @@ HOT vi group(figures *restrict f, const src *restrict s, int32_t loop, const poo
                 LANE(inv_g, l) = inv(LANE(G, l));
             }
     }
+#if LANES == 1
+    if (bad) /* the single form prices only what passed, on numbers that keep every operation defined */
+        return bad;
+#endif
     vd nd = to_d(n), D = vload(s->D), cs = vload(s->c), C = vload(s->C), X = vload(s->X), Wc = vload(s->W);
     /* Spanning: the share 1 - 1/k of evenly spread traffic that crosses
      * the boundaries of k racks, zones, regions slows the communicating

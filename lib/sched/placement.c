@@ -8,8 +8,8 @@
  * for the batch. job_check checks a job; the batch copies a chunk of
  * placements into lanes (struct of arrays), checking each job once for
  * consecutive placements of it, then group() checks each group of lanes,
- * loading its pools' rows lane by lane, and prices it, without a branch
- * but for the rare exponential past its series. The batch's loop over
+ * loading its pools' rows (four lanes: whole, and transposed), and prices
+ * it, without a branch but for the rare exponential past its series. The batch's loop over
  * parts is unrolled for its max_parts (one body, specialised for each
  * constant); the threaded batch runs the same loop over a share of the
  * placements on each thread. The same operations on the same inputs, lane
