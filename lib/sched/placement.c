@@ -2,7 +2,7 @@
  * candidate placement (doc/model.md, "5 Placement pricing"; how to call it:
  * doc/scheduling.md).
  *
- * Placements are priced in groups of lanes by one kernel (kernel.h),
+ * Placements are priced in groups of lanes by one kernel (kernel.c),
  * compiled here for three widths: one lane for tco_placement_price, two
  * (SSE2) and four (AVX2, chosen at run time where the processor has it)
  * for the batch. job_check checks a job; the batch copies a chunk of
@@ -202,7 +202,7 @@ typedef struct chunk {
     double D[CHUNK], c[CHUNK], C[CHUNK], X[CHUNK], W[CHUNK], start[CHUNK]; /* the job's, but start (h) */
 } chunk;
 
-/* Where a group's inputs are (kernel.h): lane l's at index l of each
+/* Where a group's inputs are (kernel.c): lane l's at index l of each
  * array, its part j's pool and accelerators j * part_step further on. */
 typedef struct src {
     const int32_t *n, *spot_ok, *pool, *acc, *racks, *zones, *regions;
@@ -310,12 +310,12 @@ HOT const pool_hot *rows_of(const tco_pools *s)
  * any processor), four (the batch where AVX2 is, chosen at run time). */
 #define LANES 1
 #define W(name) name##_1
-#include "sched/kernel.h"
+#include "sched/kernel.c"
 #undef LANES
 #undef W
 #define LANES 2
 #define W(name) name##_2
-#include "sched/kernel.h"
+#include "sched/kernel.c"
 #undef LANES
 #undef W
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -328,7 +328,7 @@ HOT const pool_hot *rows_of(const tco_pools *s)
 #endif
 #define LANES 4
 #define W(name) name##_4
-#include "sched/kernel.h"
+#include "sched/kernel.c"
 #undef LANES
 #undef W
 #if defined(__clang__)

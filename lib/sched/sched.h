@@ -13,7 +13,7 @@
 /* Pools of capacity (pools.c). The hot row is what pricing reads, worked
  * out when the pool is added: its doubles, then its whole numbers, each
  * half 32 bytes, that the four-lane kernel loads whole and transposes
- * (kernel.h: the offsets are fixed there). */
+ * (kernel.c: the offsets are fixed there). */
 typedef struct pool_hot {
     double rate;          /* cur per accelerator-hour */
     double spot_rate;     /* reclaims per node-hour; 0 unless spot */

@@ -1254,7 +1254,7 @@ static void test_batch_equals_single(void **state)
     tco_pricing_free(p);
 }
 
-/* The batch's kernel at its widths (lib/sched/kernel.h): four lanes
+/* The batch's kernel at its widths (lib/sched/kernel.c): four lanes
  * where the processor has AVX2, two on any x86-64, one in the single form.
  * The same random batch (every kind of refusal among its placements) is
  * priced on the widest and on two lanes, whole and at lengths that leave
