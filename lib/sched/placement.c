@@ -19,8 +19,8 @@
  * the last bits by the width.
  *
  * Nothing here allocates, takes a lock, calls into libm on the common path
- * or keeps state: any number of threads may price on shared frozen
- * handles. The checks of a job and of a placement are folded into one flag
+ * or keeps state (but the tests' switch of width): any number of threads
+ * may price on shared frozen handles. The checks of a job and of a placement are folded into one flag
  * each, without a branch per field; only when one fails does a cold
  * function look for the field, and the functions return its status and
  * say which field in a few integers; only the single form turns that into
@@ -38,6 +38,12 @@
 #include <immintrin.h>
 #endif
 
+#if defined(__GNUC__)
+#define COLD __attribute__((noinline, cold))
+#else
+#define COLD
+#endif
+
 /* The status of a double that failed its range check. */
 static int out_of(double v)
 {
@@ -46,10 +52,7 @@ static int out_of(double v)
 
 /* Which of the job's fields is wrong, checked in the order the message
  * names them. Off the hot path: only called once a check has failed. */
-#if defined(__GNUC__)
-__attribute__((noinline, cold))
-#endif
-static int job_fault(why *y, const tco_job *job, const consts *k, size_t limit)
+COLD static int job_fault(why *y, const tco_job *job, const consts *k, size_t limit)
 {
     y->part = 0;
     if (job->size < JOB_V1_SIZE)
@@ -80,12 +83,6 @@ static int job_fault(why *y, const tco_job *job, const consts *k, size_t limit)
 #define HOT static inline __attribute__((always_inline))
 #else
 #define HOT static inline
-#endif
-
-#if defined(__GNUC__)
-#define COLD __attribute__((noinline, cold))
-#else
-#define COLD
 #endif
 
 /* 1/k as division gives it, from a table for the spans most placements
@@ -144,10 +141,7 @@ HOT int job_check(jobv *restrict o, why *y, const tco_job *restrict job, const c
 /* Which check of a placement failed, in the order the message names them:
  * off the hot path, only called once gather's combined check has failed.
  * Returns the status, with *y saying why. */
-#if defined(__GNUC__)
-__attribute__((noinline, cold))
-#endif
-static int prepare_fault(why *y, const pool_hot *hot, int32_t pool_count, const jobv *jv, int32_t parts,
+COLD static int prepare_fault(why *y, const pool_hot *hot, int32_t pool_count, const jobv *jv, int32_t parts,
                          const int32_t *pool, const int32_t *acc, int32_t racks, int32_t zones, int32_t regions,
                          double start)
 {
