@@ -118,6 +118,7 @@ int tco_pools_add(tco_pools *pools, const tco_pool *pool, int32_t *id, tco_error
     memcpy(p, pool, POOL_V1_SIZE); /* the caller's struct may be older or newer */
     p->size = sizeof *p;
     pool_hot *h = &pools->hot[pools->count];
+    memset(h, 0, sizeof *h);
     h->rate = p->rate_per_accel_hour;
     h->spot_rate = p->interruptions_per_node_hour;
     h->inv_per_node = 1.0 / p->accelerators_per_node;

@@ -5,21 +5,28 @@
 #ifndef TCO_SCHED_H
 #define TCO_SCHED_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/core.h"
 
 /* Pools of capacity (pools.c). The hot row is what pricing reads, worked
- * out when the pool is added. */
+ * out when the pool is added: its doubles, then its whole numbers, each
+ * half 32 bytes, that the four-lane kernel loads whole and transposes
+ * (kernel.c: the offsets are fixed there). */
 typedef struct pool_hot {
     double rate;          /* cur per accelerator-hour */
     double spot_rate;     /* reclaims per node-hour; 0 unless spot */
     double inv_per_node;  /* 1 / accelerators_per_node */
+    double unused;        /* 0 */
     int32_t per_node;     /* accelerators per node */
     int32_t free;         /* free accelerators */
     int32_t rack, zone, region;
     int32_t spot;         /* 1 for a spot pool */
+    int32_t unused2[2];   /* 0 */
 } pool_hot;
+typedef char pool_hot_is_two_halves[offsetof(pool_hot, per_node) == 32 && offsetof(pool_hot, region) == 48 &&
+                                    sizeof(pool_hot) == 64 ? 1 : -1];
 
 struct tco_pools {
     int frozen;
@@ -113,5 +120,10 @@ typedef struct why {
  * message: off the hot path, only the single form calls it. */
 int tco__placement_explain(tco_error *err, int rc, const why *y, const tco_pools *s, const tco_topology *t,
                            const tco_pricing *p, const tco_job *job, const tco_placement *pl);
+
+/* For the tests, which compare the widths of the batch's kernel bit for
+ * bit: 1 prices batches on two lanes whatever the processor, 0 (the
+ * default) on the widest it runs. Not for threads that are pricing. */
+void tco__placement_two_lanes(int on);
 
 #endif

@@ -42,7 +42,9 @@
 
 #include "alloc_count.h"
 
+#ifndef ROUNDS /* -DROUNDS=1 for one round under callgrind */
 #define ROUNDS 11
+#endif
 #define COUNT (1 << 20)
 #define PARTS 2
 #define JOBS 4096

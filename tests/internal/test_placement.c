@@ -1101,9 +1101,9 @@ static void compare_with_single(const tco_pools *s, const tco_topology *t, const
     }
 }
 
-/* The batch keeps one copy of its loop per max_parts, each unrolled: every
- * copy, 1 to TCO_PLACEMENT_MAX_PARTS, prices as the single form does, to
- * the bit, and refuses what it refuses (a bad pool or count now and then;
+/* The batch keeps one copy of its loop per max_parts, each unrolled, at
+ * each width: every copy, 1 to TCO_PLACEMENT_MAX_PARTS, prices as the
+ * single form does, to the bit, and refuses what it refuses (a bad pool or count now and then;
  * the parts' sum off for a few). */
 static void test_batch_every_max_parts(void **state)
 {
@@ -1119,7 +1119,9 @@ static void test_batch_every_max_parts(void **state)
     static int32_t job[N], pool[N * M], acc[N * M], racks[N];
     static double start[N], cost[N], hours[N];
     static int32_t status[N];
-    for (size_t m = 1; m <= M; m++) {
+    for (size_t w = 0; w < 2 * M; w++) { /* every max_parts on the widest lanes, then on two */
+        size_t m = 1 + w % M;
+        tco__placement_two_lanes(w >= M);
         for (size_t i = 0; i < N; i++) {
             int32_t j = (int32_t)rnd(JOBS), left = bc.jobs[j].accelerators, parts = 1 + (int32_t)rnd((uint32_t)m);
             job[i] = j;
@@ -1169,6 +1171,7 @@ static void test_batch_every_max_parts(void **state)
         }
         assert_true(priced > N / 4 && priced < N); /* both kinds, at every max_parts */
     }
+    tco__placement_two_lanes(0);
     tco_pools_free(s);
     tco_topology_free(t);
     tco_pricing_free(p);
@@ -1246,6 +1249,63 @@ static void test_batch_equals_single(void **state)
     ok = failed = 0;
     compare_with_single(s, t, p, 0, COUNT, 0, &ok, &failed);
     assert_true(ok > 2000);
+    tco_pools_free(s);
+    tco_topology_free(t);
+    tco_pricing_free(p);
+}
+
+/* The batch's kernel at its widths (lib/sched/kernel.c): four lanes
+ * where the processor has AVX2, two on any x86-64, one in the single form.
+ * The same random batch (every kind of refusal among its placements) is
+ * priced on the widest and on two lanes, whole and at lengths that leave
+ * the last group part-filled (the lanes past the end are priced on a copy
+ * nobody reads): the same statuses and the same bits, where the single
+ * form agrees with the widest too (test_batch_equals_single). On a
+ * processor without AVX2 both runs take two lanes. */
+static void test_widths_agree(void **state)
+{
+    (void)state;
+    tco_pool list[POOLS_B];
+    tco_pools *s = random_pools(list, POOLS_B);
+    tco_topology *t;
+    assert_int_equal(tco_topology_new(&t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(t, NULL), TCO_OK);
+    tco_pricing *p = egress_pricing();
+    fill_batch(list);
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (!__builtin_cpu_supports("avx2"))
+        print_message("no AVX2 here: both runs price on two lanes\n");
+#endif
+    static double cost[COUNT], hours[COUNT];
+    static int32_t status[COUNT];
+    static const size_t lengths[] = { COUNT, COUNT - 1, COUNT - 2, COUNT - 3, 5, 1 };
+    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {
+        tco_placement_batch b;
+        memset(&b, 0, sizeof b);
+        b.size = sizeof b;
+        b.count = lengths[k];
+        b.max_parts = MP;
+        b.job = bc.job;
+        b.pool = bc.pool;
+        b.accelerators = bc.acc;
+        b.racks = bc.racks;
+        b.zones = bc.zones;
+        b.regions = bc.regions;
+        b.start_hours = bc.start;
+        assert_int_equal(tco_placement_price_batch(bc.cost, bc.completion, bc.status, s, t, p, bc.jobs, JOBS, &b, NULL),
+                         TCO_OK);
+        tco__placement_two_lanes(1);
+        int rc = tco_placement_price_batch(cost, hours, status, s, t, p, bc.jobs, JOBS, &b, NULL);
+        tco__placement_two_lanes(0);
+        assert_int_equal(rc, TCO_OK);
+        assert_memory_equal(status, bc.status, lengths[k] * sizeof status[0]);
+        assert_memory_equal(cost, bc.cost, lengths[k] * sizeof cost[0]);
+        assert_memory_equal(hours, bc.completion, lengths[k] * sizeof hours[0]);
+    }
+    int priced = 0;
+    for (int i = 0; i < COUNT; i++)
+        priced += bc.status[i] == TCO_OK;
+    assert_true(priced > 2000 && priced < COUNT - 500); /* both kinds */
     tco_pools_free(s);
     tco_topology_free(t);
     tco_pricing_free(p);
@@ -1890,6 +1950,7 @@ int main(void)
         cmocka_unit_test(test_newer_inputs),
         cmocka_unit_test(test_batch_equals_single),
         cmocka_unit_test(test_batch_every_max_parts),
+        cmocka_unit_test(test_widths_agree),
         cmocka_unit_test(test_batch_errors),
         cmocka_unit_test(test_batch_threads),
         cmocka_unit_test(test_no_allocation),
