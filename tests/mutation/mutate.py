@@ -153,12 +153,13 @@ def tests_of(build):
 
 
 def run_test(t, build, timeout, sanitize=False):
+    """True if the test passes, False if it fails, None if it ran past timeout."""
     env = dict(os.environ, **(SANITIZE_ENV if sanitize else {}), **t.get("env", {}))
     try:  # as meson test runs it: in the build folder unless told
         r = subprocess.run(t["cmd"], cwd=t.get("workdir") or build, env=env, capture_output=True, timeout=timeout)
         return r.returncode == 0
     except subprocess.TimeoutExpired:
-        return False
+        return None
 
 
 def main():
@@ -231,7 +232,14 @@ def run(args, mutants, lines, key, work):
     kills = {t["name"]: 0 for t in tests}
     for t in tests:  # every test passes unmutated, and its time bounds a mutant's
         start = time.monotonic()
-        if not run_test(t, build, t.get("timeout", 30), args.sanitize):
+        # the unmutated run gets the slack meson's --timeout-multiplier
+        # would: a sanitized build on a loaded machine is several times slower
+        limit = t.get("timeout", 30) * (5 if args.sanitize else 2)
+        ok = run_test(t, build, limit, args.sanitize)
+        if ok is None:
+            sys.exit(f"mutation: the test {t['name']} takes more than {limit} s without any mutant "
+                     "(a loaded machine?): run it again when the machine is quieter")
+        if not ok:
             sys.exit(f"mutation: the test {t['name']} fails without any mutant: fix it first")
         t["limit"] = max(10.0, 5 * (time.monotonic() - start))
 
