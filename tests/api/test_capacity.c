@@ -471,6 +471,34 @@ static void test_bad_series(void **state)
     scen_free(&s);
 }
 
+/* One rule for a value (finite, 0 or more) in every pass that checks it,
+ * at both its ends: 0 and DBL_MAX are values, and the value named is the
+ * first past them. Demand 0, 0, 4 for an hour each (split_scen's rates):
+ * floor(0.625 x 3) = 1 point may lie above, so the baseline is the 2nd
+ * smallest, 0, and the 4 accelerator-hours above it cost 4 x 4 = 16 on
+ * demand, the same as all on demand. Demand 0, DBL_MAX, NaN: demand[2],
+ * the NaN, is named, not DBL_MAX before it. */
+static void test_series_value_rule(void **state)
+{
+    (void)state;
+    scen s;
+    split_scen(&s, 0);
+    const double zeros[] = { 0, 0, 4 };
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split(&x, zeros, 3, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == 0 && x.fixed_cost == 0 && x.on_demand_cost == 16 && x.all_on_demand_cost == 16);
+    const double top[] = { 0, DBL_MAX, NAN };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_capacity_split(&x, top, 3, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "demand[2] = nan"));
+    assert_int_equal(tco_capacity_split_at(&x, 1, top, 3, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "demand[2] = nan"));
+    double q[1], pct[1] = { 50 };
+    assert_int_equal(tco_demand_percentiles(q, pct, 1, top, 3, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "demand[2] = nan"));
+    scen_free(&s);
+}
+
 /* What the split cannot price is refused, naming why: spot reclaims of
  * 10 an hour on each of 1,024 nodes (8,192 accelerators: 10,240 an hour,
  * one every 0.35 s) stop the job before its checkpoint is written (Daly's
@@ -591,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_split_floor_without_ties),
         cmocka_unit_test(test_split_zero_baseline),
         cmocka_unit_test(test_stats_check_every_lane),
+        cmocka_unit_test(test_series_value_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
