@@ -249,6 +249,32 @@ static void test_split_floor_without_ties(void **state)
     scen_free(&s);
 }
 
+/* Selection near either end of a series longer than 600 points, where
+ * Floyd and Rivest's SELECT first narrows the range by sampling: demand
+ * 1 to 1,000 (shuffled) for an hour each, on demand 4. Reserved at 0.01,
+ * the target exceedance is 0.01 / 4 = 0.0025 and floor(2.5) = 2 points
+ * may lie above: the baseline is the 3rd largest, 998. Reserved at 3.99,
+ * 0.9975 and floor(997.5) = 997 above: the 3rd smallest, 3. */
+static void test_split_selects_near_either_end(void **state)
+{
+    (void)state;
+    double d[1000];
+    for (int i = 0; i < 1000; i++)
+        d[i] = (double)(i * 7919 % 1000 + 1); /* 7919 is prime to 1000: a permutation */
+    const double reserved[] = { 0.01, 3.99 }, want[] = { 998, 3 };
+    for (int c = 0; c < 2; c++) {
+        scen s;
+        scen_defaults(&s);
+        SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, reserved[c]);
+        SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+        scen_freeze(&s);
+        tco_split x = { .size = sizeof x };
+        assert_int_equal(tco_capacity_split(&x, d, 1000, 1, s.t, s.w, s.p, NULL), TCO_OK);
+        assert_true(x.baseline == want[c]);
+        scen_free(&s);
+    }
+}
+
 /* A zero baseline reserves nothing: its utilisation is 0 (not 0/0), the
  * fixed cost 0 and everything on demand. Reserved at the on-demand rate
  * (4, the most allowed), the target exceedance is min(1, 4 / 4) = 1 and
@@ -620,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_split_zero_baseline),
         cmocka_unit_test(test_stats_check_every_lane),
         cmocka_unit_test(test_series_value_rule),
+        cmocka_unit_test(test_split_selects_near_either_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
