@@ -54,6 +54,21 @@ static void test_compensated_sum_ten_million(void **state)
     free(d);
 }
 
+/* Eight values whose exact sum, 2^66 + 3 x 2^21 + 2^13 + 3 x 2^-40, lies
+ * just above the midpoint of two doubles (2^13 is half the spacing of
+ * doubles near 2^66, 2^14): correctly rounded, 2^66 + 3 x 2^21 + 2^14 =
+ * 0x1.0000000000181p+66. The compensated lanes keep the three 2^-40
+ * that break the tie; a sum that lost them would round to even, 2^14 below. */
+static void test_stats_sum_correctly_rounded(void **state)
+{
+    (void)state;
+    const double d[] = { 0x1p21, 0x1p-40, 0x1p66, 0x1p-40, 0x1p13, 0x1p21, 0x1p21, 0x1p-40 };
+    tco_demand_stats s = { .size = sizeof s };
+    assert_int_equal(tco_demand_stats_compute(&s, d, 8, 1, NULL), TCO_OK);
+    assert_true(s.accelerator_hours == 0x1.0000000000181p+66);
+    assert_true(s.mean == 0x1.0000000000181p+63);
+}
+
 /* ---- order statistics ---------------------------------------------------- */
 
 static void test_percentiles_like_numpy(void **state)
@@ -631,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_overflow_refused),
         cmocka_unit_test(test_stats_hand_worked),
         cmocka_unit_test(test_compensated_sum_ten_million),
+        cmocka_unit_test(test_stats_sum_correctly_rounded),
         cmocka_unit_test(test_percentiles_like_numpy),
         cmocka_unit_test(test_time_above),
         cmocka_unit_test(test_capacity_for_unmet),
