@@ -456,6 +456,31 @@ static void test_shared_services(void **state)
     scen_free(&s);
 }
 
+/* The platform is paid by the node: two nodes of 8 at 200 a node-month,
+ * 12 x 2 x 200 = 4,800 a year. Over 50 years, the longest horizon
+ * allowed (lifetime.c's YEARS_MAX); 51 is refused. */
+static void test_platform_by_node_longest_horizon(void **state)
+{
+    (void)state;
+    scen s;
+    scen_make(&s);
+    ST(&s, TCO_P_ACCELERATORS, 16);
+    SP(&s, TCO_P_PLATFORM_PER_NODE_MONTH, 200);
+    scen_freeze(&s);
+    tco_lifetime_request q;
+    tco_lifetime_request_init(&q);
+    q.years = 50;
+    static tco_lifetime_year y[51];
+    life_of(&s, &q, y, 50);
+    near(y[0].cost[TCO_CAT_PLATFORM], 4800, 1e-15);
+    q.years = 51;
+    tco_lifetime life = { .size = sizeof life };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_lifetime_compute(&life, y, sizeof *y, 51, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "request.years");
+    scen_free(&s);
+}
+
 /* Colocation: the owned cluster of test_owned_refreshed in a rented hall
  * at 10 per kW of its 8.6 kW plant a month, 1,032 a year, paid as it goes:
  * the year's cost and its running cash grow by 1,032 (it is no annuity),
@@ -498,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_goodput_over_held_hours),
         cmocka_unit_test(test_shared_services),
         cmocka_unit_test(test_colocation),
+        cmocka_unit_test(test_platform_by_node_longest_horizon),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
