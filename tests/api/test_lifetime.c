@@ -173,6 +173,10 @@ static void test_fabric_salvage(void **state)
         scen_free(&s);
     }
     near(salvage[1] - salvage[0], 0.1 * 43600, 1e-12);
+    /* worth 10% of the nodes' 300,000 and 10% or 20% of the fabric's 43,600
+     * after the four years (no plant is priced) */
+    near(salvage[0], 30000 + 4360, 1e-12);
+    near(salvage[1], 30000 + 8720, 1e-12);
     near(fabric[0] - fabric[1], 0.1 * 43600 * pow(1.08, -4) * 0.08 / (1 - pow(1.08, -4)), 1e-12);
 }
 
