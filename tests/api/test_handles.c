@@ -251,7 +251,7 @@ static void test_freeze_rejects_inconsistent_values(void **state)
 
 /* A layout whose counts agree freezes: data 4 x tensor 8 x pipeline 2 =
  * 64 accelerators a job (4 alone is refused above, with the default
- * tensor x pipeline). */
+ * tensor x pipeline); 4 layers in 4 pipeline stages. */
 static void test_freeze_takes_consistent_layout(void **state)
 {
     (void)state;
@@ -261,6 +261,12 @@ static void test_freeze_takes_consistent_layout(void **state)
     assert_int_equal(tco_workload_set(w, TCO_P_TENSOR_PARALLEL, 8, NULL), TCO_OK);
     assert_int_equal(tco_workload_set(w, TCO_P_PIPELINE_PARALLEL, 2, NULL), TCO_OK);
     assert_int_equal(tco_workload_set(w, TCO_P_DATA_PARALLEL, 4, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(w, NULL), TCO_OK);
+    tco_workload_free(w);
+    /* as many pipeline stages as layers: one layer a stage */
+    assert_int_equal(tco_workload_new(&w, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_LAYERS, 4, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_PIPELINE_PARALLEL, 4, NULL), TCO_OK);
     assert_int_equal(tco_workload_freeze(w, NULL), TCO_OK);
     tco_workload_free(w);
 }
