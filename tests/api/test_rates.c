@@ -106,15 +106,6 @@ static void test_missing_prices(void **state)
     err = scen_refused(&s, TCO_E_INCONSISTENT, TCO_P_ON_DEMAND_PER_ACCEL_HOUR);
     assert_non_null(strstr(err.message, "in USD, but currency = EUR"));
     scen_free(&s);
-    /* a price the list lacks in USD too is named as lacking, whatever the
-     * currency: H100 has no spot list price */
-    scen_default(&s);
-    assert_int_equal(tco_pricing_set_text(s.p, TCO_P_CURRENCY, "EUR", NULL), TCO_OK);
-    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
-    ST(&s, TCO_P_SPOT_SHARE, 0.25);
-    err = scen_refused(&s, TCO_E_INCONSISTENT, TCO_P_SPOT_PER_ACCEL_HOUR);
-    assert_non_null(strstr(err.message, "H100-SXM has none"));
-    scen_free(&s);
 
     /* A list price above a typed on-demand rate is refused only where the
      * class is used. */
