@@ -288,6 +288,37 @@ static void test_split_selects_near_either_end(void **state)
         assert_true(x.baseline == want[c]);
         scen_free(&s);
     }
+    /* Past 65,536 points the k-th is bounded by a sample first: 1 to
+     * 100,000 shuffled, reserved 4 (1 - 2^-14) = 3.999755859375 (exact in
+     * binary), so floor(0.99993896484375 x 100,000) = 99,993 points may lie
+     * above: the baseline is the 7th smallest, 7, near the sample's low end. */
+    static double e[100000];
+    for (int i = 0; i < 100000; i++)
+        e[i] = (double)(i * 7919 % 100000 + 1);
+    scen s;
+    scen_defaults(&s);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 3.999755859375);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    scen_freeze(&s);
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split(&x, e, 100000, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == 7);
+    scen_free(&s);
+    /* Both bounds equal and the baseline above them: the sample (every
+     * 100,000 / 8,192 = 12th point) is all 5s, the 8,192 points it reads,
+     * and the others are 6, 7, ... 91,813. Reserved 4 x 58,982 / 65,536 =
+     * 3.5999755859375 lets floor(89,999.39) = 89,999 lie above: the baseline
+     * is the 10,001st smallest, the 1,809th past the 5s, 6 + 1,808 = 1,814. */
+    double next = 6;
+    for (int i = 0; i < 100000; i++)
+        e[i] = i % 12 == 0 && i / 12 < 8192 ? 5 : next++;
+    scen_defaults(&s);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 3.5999755859375);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    scen_freeze(&s);
+    assert_int_equal(tco_capacity_split(&x, e, 100000, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == 1814);
+    scen_free(&s);
 }
 
 /* A zero baseline reserves nothing: its utilisation is 0 (not 0/0), the
