@@ -75,7 +75,8 @@ static void test_output_structs(void **state)
 }
 
 /* 64 KiB itself, the largest size an output struct may give (doc/api.md),
- * is taken by the capacity room's outputs: filled, the rest zeroed. */
+ * is taken by the capacity room's outputs and a parameter's description:
+ * filled, the rest zeroed. */
 static void test_largest_output_size(void **state)
 {
     (void)state;
@@ -87,6 +88,7 @@ static void test_largest_output_size(void **state)
         tco_logging logging;
         tco_bandwidth bandwidth;
         tco_split split;
+        tco_param_info param;
         unsigned char bytes[65536];
     } u;
 #define FILLED(call, type)                                                                                 \
@@ -103,6 +105,7 @@ static void test_largest_output_size(void **state)
     FILLED(tco_bandwidth_compute(&u.bandwidth, s.t, s.w, s.p, NULL), tco_bandwidth);
     double demand[4] = { 1, 2, 3, 4 };
     FILLED(tco_capacity_split(&u.split, demand, 4, 1, s.t, s.w, s.p, NULL), tco_split);
+    FILLED(tco_param_info_at(&u.param, 0, NULL), tco_param_info);
 #undef FILLED
     scen_free(&s);
 }
