@@ -75,8 +75,8 @@ static void test_output_structs(void **state)
 }
 
 /* 64 KiB itself, the largest size an output struct may give (doc/api.md),
- * is taken by the capacity room's outputs and a parameter's description:
- * filled, the rest zeroed. */
+ * is taken by the capacity room's outputs and a parameter's description
+ * (filled, the rest zeroed), and as the stride of a sweep's rows. */
 static void test_largest_output_size(void **state)
 {
     (void)state;
@@ -89,6 +89,7 @@ static void test_largest_output_size(void **state)
         tco_bandwidth bandwidth;
         tco_split split;
         tco_param_info param;
+        tco_estimate estimate;
         unsigned char bytes[65536];
     } u;
 #define FILLED(call, type)                                                                                 \
@@ -107,6 +108,12 @@ static void test_largest_output_size(void **state)
     FILLED(tco_capacity_split(&u.split, demand, 4, 1, s.t, s.w, s.p, NULL), tco_split);
     FILLED(tco_param_info_at(&u.param, 0, NULL), tco_param_info);
 #undef FILLED
+    /* and as the stride of an array: a sweep of one estimate */
+    int32_t status, key = TCO_P_MFU;
+    double mfu = 0.3;
+    assert_int_equal(tco_estimate_sweep(&u.estimate, sizeof u, &status, 1, &key, 1, &mfu, s.t, s.w, s.p, NULL),
+                     TCO_OK);
+    assert_true(status == TCO_OK && u.estimate.total > 0);
     scen_free(&s);
 }
 
