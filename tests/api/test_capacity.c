@@ -264,6 +264,31 @@ static void test_split_floor_without_ties(void **state)
     scen_free(&s);
 }
 
+/* Demand 1..8 as in test_split_hand_worked, at half-hour intervals: the
+ * baseline 3 is used min(d, 3) = 1 + 2 + 3 x 6 = 21 intervals, 10.5 of its
+ * 3 x 4 h = 12 accelerator-hours, 87.5%; the 15 intervals above it are
+ * 7.5 h. With half of it interruptible and spot at the on-demand rate (4,
+ * no reclaims: no overhead), spot is no cheaper, so none goes to it. */
+static void test_split_half_hours_and_spot_at_par(void **state)
+{
+    (void)state;
+    scen s;
+    scen_defaults(&s);
+    SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0.5);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 0);
+    scen_freeze(&s);
+    const double d[] = { 5, 1, 8, 3, 7, 2, 6, 4 };
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split_at(&x, 3, d, 8, 0.5, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.reserved_used_hours == 10.5 && x.reserved_accelerator_hours == 12);
+    assert_true(x.reserved_utilisation == 0.875);
+    assert_true(x.spot_accelerator_hours == 0 && x.on_demand_accelerator_hours == 7.5);
+    scen_free(&s);
+}
+
 /* Selection near either end of a series longer than 600 points, where
  * Floyd and Rivest's SELECT first narrows the range by sampling: demand
  * 1 to 1,000 (shuffled) for an hour each, on demand 4. Reserved at 0.01,
@@ -694,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_stats_check_every_lane),
         cmocka_unit_test(test_series_value_rule),
         cmocka_unit_test(test_split_selects_near_either_end),
+        cmocka_unit_test(test_split_half_hours_and_spot_at_par),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
