@@ -75,7 +75,7 @@ static void test_output_structs(void **state)
 }
 
 /* 64 KiB itself, the largest size an output struct may give (doc/api.md),
- * is taken by the capacity room's outputs and a parameter's description
+ * is taken by the capacity room's outputs and a parameter's tco_param_info
  * (filled, the rest zeroed), and as the stride of a sweep's rows. */
 static void test_largest_output_size(void **state)
 {
