@@ -15,6 +15,9 @@
  * names the argument. */
 int tco__series_given(const double *x, size_t n, const char *name, tco_error *err);
 int tco__series_check(const double *x, size_t n, const char *name, tco_error *err);
+/* The error for a series of n > 0 values that a pass found not all
+ * series_value_ok: the first that is not named. Never TCO_OK. */
+int tco__series_fail(const double *x, size_t n, const char *name, tco_error *err);
 int tco__positive_check(double v, const char *name, tco_error *err);
 /* Intervals (hours or days) the series functions take. */
 #define TCO__INTERVAL_MIN 1e-6
@@ -32,6 +35,13 @@ double tco__compensated_sum(const double *x, size_t n);
 typedef struct {
     double s[4], c[4];
 } ksum;
+
+/* The rule for a series value, finite and 0 or more: the one source of
+ * every pass that checks one (& rather than &&, so no branch). */
+static inline int series_value_ok(double x)
+{
+    return (x >= 0) & (x <= DBL_MAX);
+}
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -93,8 +103,8 @@ int tco__split_finish(tco_split *out, double b, const split_sums *sums, size_t n
  * larger after (Floyd and Rivest's SELECT; series.c). */
 void tco__select_kth(double *a, ptrdiff_t left, ptrdiff_t right, ptrdiff_t k);
 /* The k-th smallest (0-based) of v[0 .. n), read in place (series.c):
- * TCO_OK, TCO_E_NOMEM, or TCO_E_RANGE when a value is not 0 or more and
- * finite (the caller says which). Sets no error text. */
+ * TCO_OK, TCO_E_NOMEM, or TCO_E_RANGE when a value is not series_value_ok
+ * (tco__series_fail says which). Sets no error text. */
 int tco__select_kth_in_place(double *out, const double *v, size_t n, size_t k);
 
 /* numpy's default ("linear") percentile p, 0 to 100, of n sorted values:

@@ -25,15 +25,19 @@ int tco__series_check(const double *x, size_t n, const char *name, tco_error *er
     if (rc)
         return rc;
     /* One branch-free pass; the offender is looked for only on failure. */
-    int bad = 0;
+    int ok = 1;
     for (size_t i = 0; i < n; i++)
-        bad |= !(x[i] >= 0 && x[i] <= DBL_MAX);
-    if (!bad)
-        return TCO_OK;
-    for (size_t i = 0;; i++)
-        if (!(x[i] >= 0 && x[i] <= DBL_MAX))
-            return tco__fail(err, isnan(x[i]) || isinf(x[i]) ? TCO_E_NOT_FINITE : TCO_E_RANGE,
-                             "%s[%zu] = %g: allowed a finite value of 0 or more", name, i, x[i]);
+        ok &= series_value_ok(x[i]);
+    return ok ? TCO_OK : tco__series_fail(x, n, name, err);
+}
+
+int tco__series_fail(const double *x, size_t n, const char *name, tco_error *err)
+{
+    size_t i = 0;
+    while (i < n - 1 && series_value_ok(x[i]))
+        i++;
+    return tco__fail(err, isnan(x[i]) || isinf(x[i]) ? TCO_E_NOT_FINITE : TCO_E_RANGE,
+                     "%s[%zu] = %g: allowed a finite value of 0 or more", name, i, x[i]);
 }
 
 int tco__positive_check(double v, const char *name, tco_error *err)
@@ -144,7 +148,7 @@ int tco__select_kth_in_place(double *out, const double *v, size_t n, size_t k)
     if (n <= cap) { /* small: a copy is the working memory anyway */
         for (size_t i = 0; i < n; i++) {
             buf[i] = v[i];
-            bad |= !(v[i] >= 0 && v[i] <= DBL_MAX);
+            bad |= !series_value_ok(v[i]);
         }
         if (!bad) {
             tco__select_kth(buf, 0, (ptrdiff_t)n - 1, (ptrdiff_t)k);
@@ -172,7 +176,7 @@ int tco__select_kth_in_place(double *out, const double *v, size_t n, size_t k)
     int two = hi != lo;
     for (size_t i = 0; i < n; i++) {
         double x = v[i];
-        bad |= !(x >= 0) | !(x <= DBL_MAX);
+        bad |= !series_value_ok(x);
         below += x < lo;
         at_lo += x == lo;
         at_hi += (x == hi) & two;

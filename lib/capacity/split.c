@@ -81,7 +81,7 @@ static int split_fill(tco_split *out, double b, const double *d, size_t n, doubl
             /* x - min(x, b) is max(x - b, 0) to the bit, without the
              * branch a compiler makes of the latter */
             double x = d[i], m = MIN(x, b);
-            bad |= !(x >= 0) | !(x <= DBL_MAX);
+            bad |= !series_value_ok(x);
             u += m;
             e += x - m;
             s += x;
@@ -94,7 +94,7 @@ static int split_fill(tco_split *out, double b, const double *d, size_t n, doubl
         ksum_add(&all, lane, s);
     }
     if (bad)
-        return tco__series_check(d, n, "demand", err);
+        return tco__series_fail(d, n, "demand", err);
     split_sums sums = { ksum_total(&used), ksum_total(&excess), ksum_total(&all), peak, above };
     tco_split s;
     if ((rc = tco__split_finish(&s, b, &sums, n, dt, &r, "demand", err)))
@@ -183,8 +183,8 @@ int tco_capacity_split(tco_split *out, const double *demand, size_t n, double in
         rc = tco__select_kth_in_place(&b, demand, n, n - 1 - (size_t)allowed);
         if (rc == TCO_E_NOMEM)
             return tco__fail(err, rc, "no memory to select the baseline among %zu values", n);
-        if (rc)
-            return tco__series_check(demand, n, "demand", err);
+        if (rc) /* TCO_E_RANGE: a value series_value_ok refuses */
+            return tco__series_fail(demand, n, "demand", err);
     }
     return split_fill(out, b, demand, n, interval_hours, &t->o, &w->o, &p->o, err);
 }

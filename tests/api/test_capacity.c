@@ -54,6 +54,21 @@ static void test_compensated_sum_ten_million(void **state)
     free(d);
 }
 
+/* Eight values whose exact sum, 2^66 + 3 x 2^21 + 2^13 + 3 x 2^-40, lies
+ * just above the midpoint of two doubles (2^13 is half the spacing of
+ * doubles near 2^66, 2^14): correctly rounded, 2^66 + 3 x 2^21 + 2^14 =
+ * 0x1.0000000000181p+66. The compensated lanes keep the three 2^-40
+ * that break the tie; a sum that lost them would round to even, 2^14 below. */
+static void test_stats_sum_correctly_rounded(void **state)
+{
+    (void)state;
+    const double d[] = { 0x1p21, 0x1p-40, 0x1p66, 0x1p-40, 0x1p13, 0x1p21, 0x1p21, 0x1p-40 };
+    tco_demand_stats s = { .size = sizeof s };
+    assert_int_equal(tco_demand_stats_compute(&s, d, 8, 1, NULL), TCO_OK);
+    assert_true(s.accelerator_hours == 0x1.0000000000181p+66);
+    assert_true(s.mean == 0x1.0000000000181p+63);
+}
+
 /* ---- order statistics ---------------------------------------------------- */
 
 static void test_percentiles_like_numpy(void **state)
@@ -246,6 +261,88 @@ static void test_split_floor_without_ties(void **state)
         assert_int_equal(tco_capacity_split_at(&x, b, d, 7, 1, s.t, s.w, s.p, NULL), TCO_OK);
         assert_rel(x.total_cost, cost_at[b - 2], 1e-15);
     }
+    scen_free(&s);
+}
+
+/* Demand 1..8 as in test_split_hand_worked, at half-hour intervals: the
+ * baseline 3 is used min(d, 3) = 1 + 2 + 3 x 6 = 21 intervals, 10.5 of its
+ * 3 x 4 h = 12 accelerator-hours, 87.5%; the 15 intervals above it are
+ * 7.5 h. With half of it interruptible and spot at the on-demand rate (4,
+ * no reclaims: no overhead), spot is no cheaper, so none goes to it. */
+static void test_split_half_hours_and_spot_at_par(void **state)
+{
+    (void)state;
+    scen s;
+    scen_defaults(&s);
+    SW(&s, TCO_P_INTERRUPTIBLE_SHARE, 0.5);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_SPOT_PER_ACCEL_HOUR, 4);
+    SP(&s, TCO_P_SPOT_INTERRUPTIONS_PER_NODE_HOUR, 0);
+    scen_freeze(&s);
+    const double d[] = { 5, 1, 8, 3, 7, 2, 6, 4 };
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split_at(&x, 3, d, 8, 0.5, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.reserved_used_hours == 10.5 && x.reserved_accelerator_hours == 12);
+    assert_true(x.reserved_utilisation == 0.875);
+    assert_true(x.spot_accelerator_hours == 0 && x.on_demand_accelerator_hours == 7.5);
+    scen_free(&s);
+}
+
+/* Selection near either end of a series longer than 600 points, where
+ * Floyd and Rivest's SELECT first narrows the range by sampling: demand
+ * 1 to 1,000 (shuffled) for an hour each, on demand 4. Reserved at 0.01,
+ * the target exceedance is 0.01 / 4 = 0.0025 and floor(2.5) = 2 points
+ * may lie above: the baseline is the 3rd largest, 998. Reserved at 3.99,
+ * 0.9975 and floor(997.5) = 997 above: the 3rd smallest, 3. */
+static void test_split_selects_near_either_end(void **state)
+{
+    (void)state;
+    double d[1000];
+    for (int i = 0; i < 1000; i++)
+        d[i] = (double)(i * 7919 % 1000 + 1); /* 7919 is prime to 1000: a permutation */
+    const double reserved[] = { 0.01, 3.99 }, want[] = { 998, 3 };
+    for (int c = 0; c < 2; c++) {
+        scen s;
+        scen_defaults(&s);
+        SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, reserved[c]);
+        SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+        scen_freeze(&s);
+        tco_split x = { .size = sizeof x };
+        assert_int_equal(tco_capacity_split(&x, d, 1000, 1, s.t, s.w, s.p, NULL), TCO_OK);
+        assert_true(x.baseline == want[c]);
+        scen_free(&s);
+    }
+    /* Past 65,536 points the k-th is bounded by a sample first: 1 to
+     * 100,000 shuffled, reserved 4 (1 - 2^-14) = 3.999755859375 (exact in
+     * binary), so floor(0.99993896484375 x 100,000) = 99,993 points may lie
+     * above: the baseline is the 7th smallest, 7, near the sample's low end. */
+    static double e[100000];
+    for (int i = 0; i < 100000; i++)
+        e[i] = (double)(i * 7919 % 100000 + 1);
+    scen s;
+    scen_defaults(&s);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 3.999755859375);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    scen_freeze(&s);
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split(&x, e, 100000, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == 7);
+    scen_free(&s);
+    /* Both bounds equal and the baseline above them: the sample (every
+     * 100,000 / 8,192 = 12th point) is all 5s, the 8,192 points it reads,
+     * and the others are 6, 7, ... 91,813. Reserved 4 x 58,982 / 65,536 =
+     * 3.5999755859375 lets floor(89,999.39) = 89,999 lie above: the baseline
+     * is the 10,001st smallest, the 1,809th past the 5s, 6 + 1,808 = 1,814. */
+    double next = 6;
+    for (int i = 0; i < 100000; i++)
+        e[i] = i % 12 == 0 && i / 12 < 8192 ? 5 : next++;
+    scen_defaults(&s);
+    SP(&s, TCO_P_RESERVED_PER_ACCEL_HOUR, 3.5999755859375);
+    SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
+    scen_freeze(&s);
+    assert_int_equal(tco_capacity_split(&x, e, 100000, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == 1814);
     scen_free(&s);
 }
 
@@ -471,6 +568,34 @@ static void test_bad_series(void **state)
     scen_free(&s);
 }
 
+/* One rule for a value (finite, 0 or more) in every pass that checks it,
+ * at both its ends: 0 and DBL_MAX are values, and the value named is the
+ * first past them. Demand 0, 0, 4 for an hour each (split_scen's rates):
+ * floor(0.625 x 3) = 1 point may lie above, so the baseline is the 2nd
+ * smallest, 0, and the 4 accelerator-hours above it cost 4 x 4 = 16 on
+ * demand, the same as all on demand. Demand 0, DBL_MAX, NaN: demand[2],
+ * the NaN, is named, not DBL_MAX before it. */
+static void test_series_value_rule(void **state)
+{
+    (void)state;
+    scen s;
+    split_scen(&s, 0);
+    const double zeros[] = { 0, 0, 4 };
+    tco_split x = { .size = sizeof x };
+    assert_int_equal(tco_capacity_split(&x, zeros, 3, 1, s.t, s.w, s.p, NULL), TCO_OK);
+    assert_true(x.baseline == 0 && x.fixed_cost == 0 && x.on_demand_cost == 16 && x.all_on_demand_cost == 16);
+    const double top[] = { 0, DBL_MAX, NAN };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_capacity_split(&x, top, 3, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "demand[2] = nan"));
+    assert_int_equal(tco_capacity_split_at(&x, 1, top, 3, 1, s.t, s.w, s.p, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "demand[2] = nan"));
+    double q[1], pct[1] = { 50 };
+    assert_int_equal(tco_demand_percentiles(q, pct, 1, top, 3, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "demand[2] = nan"));
+    scen_free(&s);
+}
+
 /* What the split cannot price is refused, naming why: spot reclaims of
  * 10 an hour on each of 1,024 nodes (8,192 accelerators: 10,240 an hour,
  * one every 0.35 s) stop the job before its checkpoint is written (Daly's
@@ -577,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_overflow_refused),
         cmocka_unit_test(test_stats_hand_worked),
         cmocka_unit_test(test_compensated_sum_ten_million),
+        cmocka_unit_test(test_stats_sum_correctly_rounded),
         cmocka_unit_test(test_percentiles_like_numpy),
         cmocka_unit_test(test_time_above),
         cmocka_unit_test(test_capacity_for_unmet),
@@ -591,6 +717,9 @@ int main(void)
         cmocka_unit_test(test_split_floor_without_ties),
         cmocka_unit_test(test_split_zero_baseline),
         cmocka_unit_test(test_stats_check_every_lane),
+        cmocka_unit_test(test_series_value_rule),
+        cmocka_unit_test(test_split_selects_near_either_end),
+        cmocka_unit_test(test_split_half_hours_and_spot_at_par),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

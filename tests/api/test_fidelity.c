@@ -332,6 +332,20 @@ static void test_memory(void **state)
         scen_free(&s);
     }
 
+    /* Heads left to derive are width / 128 = 64 (kv heads as many), and
+     * a micro-batch of 2 sequences doubles the activations: with no
+     * recomputation, per layer 4096 x 2 x (34 x 8192 + 5 x 64 x 4096) / 8
+     * = 1,627,389,952 B, x 80 layers = 130,191,196,160 B. */
+    scen mb;
+    base(&mb);
+    SW(&mb, TCO_P_LAYERS, 80);
+    SW(&mb, TCO_P_HIDDEN_SIZE, 8192);
+    SW(&mb, TCO_P_MICRO_BATCH_SEQUENCES, 2);
+    set_choice(&mb, TCO_P_RECOMPUTE, "none");
+    tco_estimate em = scen_run(&mb);
+    assert_rel(em.activation_bytes, 130191196160.0, 1e-15);
+    scen_free(&mb);
+
     /* Without ZeRO the state is 16 x 70e9 / 32 = 3.5e10 B, within the
      * H100's 80 GB; with no recomputation the activations' 6.3922e10 B
      * bring the total to 9.8922e10 B, past it: a flag, not an error. */
@@ -387,6 +401,8 @@ static void test_layout_ceiling(void **state)
     base(&s);
     ST(&s, TCO_P_OVERSUBSCRIPTION, 16);
     e = scen_run(&s);
+    /* 128 nodes x 8 NICs x 400 Gbit/s / 1000 / (2 x 16) = 12.8 Tbit/s */
+    assert_rel(e.fabric_bisection_tbps, 12.8, 1e-15);
     double ring = 2 * 31.0 / 32 * 2.1875e9 * 2 / (8 * 400e9 / 8 / 8 / 16), exposed = ring - ideal * 2 / 3;
     double step = ideal / (1 - bubble) + exposed;
     assert_rel(e.comm_exposed_share, exposed / step, 1e-12);

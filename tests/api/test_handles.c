@@ -249,6 +249,28 @@ static void test_freeze_rejects_inconsistent_values(void **state)
     }
 }
 
+/* A layout whose counts agree freezes: data 4 x tensor 8 x pipeline 2 =
+ * 64 accelerators a job (4 alone is refused above, with the default
+ * tensor x pipeline); 4 layers in 4 pipeline stages. */
+static void test_freeze_takes_consistent_layout(void **state)
+{
+    (void)state;
+    tco_workload *w;
+    assert_int_equal(tco_workload_new(&w, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_JOB_ACCELERATORS, 64, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_TENSOR_PARALLEL, 8, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_PIPELINE_PARALLEL, 2, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_DATA_PARALLEL, 4, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(w, NULL), TCO_OK);
+    tco_workload_free(w);
+    /* as many pipeline stages as layers: one layer a stage */
+    assert_int_equal(tco_workload_new(&w, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_LAYERS, 4, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(w, TCO_P_PIPELINE_PARALLEL, 4, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(w, NULL), TCO_OK);
+    tco_workload_free(w);
+}
+
 static void test_estimate_arguments(void **state)
 {
     (void)state;
@@ -310,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_error_detail_optional_and_sized),
         cmocka_unit_test(test_freeze_and_clone),
         cmocka_unit_test(test_freeze_rejects_inconsistent_values),
+        cmocka_unit_test(test_freeze_takes_consistent_layout),
         cmocka_unit_test(test_estimate_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,6 +108,15 @@ static void test_version_never_from_inside(void **state)
     err = load_fails(&c, TCO_E_UNKNOWN_PARAM);
     assert_null(strstr(err.message, "format version"));
 
+    c.n = 0; /* {"x": 1}, then "version": 2 past the map's one entry */
+    put(&c, 0xa1);
+    text(&c, "x");
+    put(&c, 0x01);
+    text(&c, "version");
+    put(&c, 0x02);
+    err = load_fails(&c, TCO_E_UNKNOWN_PARAM);
+    assert_null(strstr(err.message, "format version"));
+
     c.n = 0;
     put(&c, 0x82); /* ["version", 2] */
     text(&c, "version");
@@ -285,6 +294,11 @@ static void test_truncated(void **state)
     assert_non_null(strstr(err.message, "truncated: the data ends at byte 5, where an item should begin"));
     assert_int_equal(tco_topology_load_cbor(&t, short_map, sizeof short_map, &err), TCO_E_TYPE);
     assert_non_null(strstr(err.message, "the map at byte 0 declares 3 entries but 4 bytes follow"));
+    assert_null(t);
+    /* {"pue": 1} is 6 bytes (head, text head, 3 letters, 1): two more follow it */
+    const uint8_t trailing[] = { 0xa1, 0x63, 'p', 'u', 'e', 0x01, 0x00, 0x00 };
+    assert_int_equal(tco_topology_load_cbor(&t, trailing, sizeof trailing, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "2 bytes follow the end of the map at byte 6"));
     assert_null(t);
     /* without an error struct (tco.h: err may be NULL) the same code */
     assert_int_equal(tco_topology_load_cbor(&t, no_value, sizeof no_value, NULL), TCO_E_TYPE);

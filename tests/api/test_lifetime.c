@@ -173,6 +173,10 @@ static void test_fabric_salvage(void **state)
         scen_free(&s);
     }
     near(salvage[1] - salvage[0], 0.1 * 43600, 1e-12);
+    /* worth 10% of the nodes' 300,000 and 10% or 20% of the fabric's 43,600
+     * after the four years (no plant is priced) */
+    near(salvage[0], 30000 + 4360, 1e-12);
+    near(salvage[1], 30000 + 8720, 1e-12);
     near(fabric[0] - fabric[1], 0.1 * 43600 * pow(1.08, -4) * 0.08 / (1 - pow(1.08, -4)), 1e-12);
 }
 
@@ -456,6 +460,31 @@ static void test_shared_services(void **state)
     scen_free(&s);
 }
 
+/* The platform is paid by the node: two nodes of 8 at 200 a node-month,
+ * 12 x 2 x 200 = 4,800 a year. Over 50 years, the longest horizon
+ * allowed (lifetime.c's YEARS_MAX); 51 is refused. */
+static void test_platform_by_node_longest_horizon(void **state)
+{
+    (void)state;
+    scen s;
+    scen_make(&s);
+    ST(&s, TCO_P_ACCELERATORS, 16);
+    SP(&s, TCO_P_PLATFORM_PER_NODE_MONTH, 200);
+    scen_freeze(&s);
+    tco_lifetime_request q;
+    tco_lifetime_request_init(&q);
+    q.years = 50;
+    static tco_lifetime_year y[51];
+    life_of(&s, &q, y, 50);
+    near(y[0].cost[TCO_CAT_PLATFORM], 4800, 1e-15);
+    q.years = 51;
+    tco_lifetime life = { .size = sizeof life };
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_lifetime_compute(&life, y, sizeof *y, 51, &q, s.t, s.w, s.p, &err), TCO_E_RANGE);
+    assert_string_equal(err.param_name, "request.years");
+    scen_free(&s);
+}
+
 /* Colocation: the owned cluster of test_owned_refreshed in a rented hall
  * at 10 per kW of its 8.6 kW plant a month, 1,032 a year, paid as it goes:
  * the year's cost and its running cash grow by 1,032 (it is no annuity),
@@ -498,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_goodput_over_held_hours),
         cmocka_unit_test(test_shared_services),
         cmocka_unit_test(test_colocation),
+        cmocka_unit_test(test_platform_by_node_longest_horizon),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

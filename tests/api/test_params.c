@@ -330,6 +330,14 @@ static void test_messages_tell_the_value_apart(void **state)
     assert_int_equal(tco_topology_set(t, TCO_P_ACCELERATORS, 0, &err), TCO_E_RANGE);
     assert_non_null(strstr(err.message, "accelerators = 0 is out of range: allowed 1 to 1e+07 ("));
     tco_topology_free(t);
+    /* a default below the range stands in for something (params.def:
+     * on_demand_per_accel_hour's -1 is the list price): the range says so */
+    tco_pricing *p;
+    assert_int_equal(tco_pricing_new(&p, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(p, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, -0.5, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "on_demand_per_accel_hour = -0.5 is out of range: allowed -1 (the "
+                                        "accelerator's list price), or 0 to 100000 cur/h ("));
+    tco_pricing_free(p);
 }
 
 int main(void)

@@ -385,6 +385,18 @@ static void test_errors(void **state)
                      TCO_OK);
     big[0].extra = 1;
     refused(&f, &big[0].s, 1, TCO_E_SIZE, "stages[0].size", NULL);
+    /* At the 1 KiB bound itself (core.h's INPUT_MAX_SIZE) the size is
+     * allowed: a zero tail is read, a set one named as set, not as past. */
+    struct { tco_stage s; unsigned char tail[1024 - sizeof(tco_stage)]; } edge[1];
+    memset(edge, 0, sizeof edge);
+    edge[0].s = st[0];
+    edge[0].s.size = sizeof edge[0];
+    assert_int_equal(sizeof edge[0], 1024);
+    assert_int_equal(tco_programme_compute(&(tco_programme){ .size = sizeof(tco_programme) }, NULL, 0, &edge[0].s, 1,
+                                           f.t, f.p, NULL),
+                     TCO_OK);
+    edge[0].tail[sizeof edge[0].tail - 1] = 1;
+    refused(&f, &edge[0].s, 1, TCO_E_SIZE, "stages[0].size", "stages[0].size = 1024, and bytes past");
 
     tco_error err = TCO_ERROR_INIT;
     tco_programme out = { .size = 8 };

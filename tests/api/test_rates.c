@@ -64,6 +64,12 @@ static void test_list_prices(void **state)
     SP(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 9);
     assert_true(rate_of(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR) == 9);
     scen_free(&s);
+    /* Oracle Cloud's BM.GPU.MI300X.8 on demand, 6.00 a GPU-hour (as
+     * reported 2026-05: the catalogue's source) */
+    scen_default(&s);
+    assert_int_equal(tco_topology_set_text(s.t, TCO_P_ACCELERATOR_MODEL, "MI300X", NULL), TCO_OK);
+    assert_true(rate_of(&s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR) == 6.00);
+    scen_free(&s);
 }
 
 /* A class the mix uses must have a price; one the split only weighs is

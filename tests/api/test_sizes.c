@@ -74,6 +74,49 @@ static void test_output_structs(void **state)
     scen_free(&s);
 }
 
+/* 64 KiB itself, the largest size an output struct may give (doc/api.md),
+ * is taken by the capacity room's outputs and a parameter's tco_param_info
+ * (filled, the rest zeroed), and as the stride of a sweep's rows. */
+static void test_largest_output_size(void **state)
+{
+    (void)state;
+    scen s;
+    make(&s);
+    static union {
+        size_t size;
+        tco_lifecycle lifecycle;
+        tco_logging logging;
+        tco_bandwidth bandwidth;
+        tco_split split;
+        tco_param_info param;
+        tco_estimate estimate;
+        unsigned char bytes[65536];
+    } u;
+#define FILLED(call, type)                                                                                 \
+    do {                                                                                                   \
+        memset(&u, 0x5a, sizeof u);                                                                        \
+        u.size = sizeof u;                                                                                 \
+        assert_int_equal((call), TCO_OK);                                                                  \
+        for (size_t i = sizeof(type); i < sizeof u; i++)                                                   \
+            if (u.bytes[i] != 0)                                                                           \
+                fail_msg("%s left byte %zu", #call, i);                                                    \
+    } while (0)
+    FILLED(tco_lifecycle_compute(&u.lifecycle, s.t, s.w, s.p, NULL), tco_lifecycle);
+    FILLED(tco_logging_compare(&u.logging, 30, 30, s.t, s.w, s.p, NULL), tco_logging);
+    FILLED(tco_bandwidth_compute(&u.bandwidth, s.t, s.w, s.p, NULL), tco_bandwidth);
+    double demand[4] = { 1, 2, 3, 4 };
+    FILLED(tco_capacity_split(&u.split, demand, 4, 1, s.t, s.w, s.p, NULL), tco_split);
+    FILLED(tco_param_info_at(&u.param, 0, NULL), tco_param_info);
+#undef FILLED
+    /* and as the stride of an array: a sweep of one estimate */
+    int32_t status, key = TCO_P_MFU;
+    double mfu = 0.3;
+    assert_int_equal(tco_estimate_sweep(&u.estimate, sizeof u, &status, 1, &key, 1, &mfu, s.t, s.w, s.p, NULL),
+                     TCO_OK);
+    assert_true(status == TCO_OK && u.estimate.total > 0);
+    scen_free(&s);
+}
+
 /* Output arrays: element sizes huge or not a multiple of 8 are refused. */
 static void test_output_arrays(void **state)
 {
@@ -186,6 +229,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_output_structs),
         cmocka_unit_test(test_output_arrays),
+        cmocka_unit_test(test_largest_output_size),
         cmocka_unit_test(test_wrong_kind),
         cmocka_unit_test(test_wrong_kind_identity),
     };

@@ -423,6 +423,20 @@ static void test_errors_more(void **state)
     scen_free(&sc);
 }
 
+/* The request's defaults are doc/model.md's table under "tco_waste_request_init
+ * sets the defaults": idle below 5% for an hour, over-sized below half,
+ * no longest run time, a rerun within a day, 30 days kept, orphaned after
+ * two weeks. */
+static void test_request_defaults(void **state)
+{
+    (void)state;
+    tco_waste_request q;
+    tco_waste_request_init(&q);
+    assert_true(q.size == sizeof q);
+    assert_true(q.idle_utilisation == 0.05 && q.idle_hours == 1 && q.oversized_utilisation == 0.5);
+    assert_true(q.max_runtime_hours == 0 && q.rerun_hours == 24 && q.retention_days == 30 && q.orphan_days == 14);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -856,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_request_defaults),
         cmocka_unit_test(test_errors_more),
         cmocka_unit_test(test_corners),
         cmocka_unit_test(test_full),
