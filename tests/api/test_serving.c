@@ -331,6 +331,45 @@ static void test_queue_hand_worked(void **state)
     scen_free(&s);
 }
 
+/* The load at the bound itself, and to the last bit. With max_batch 1
+ * (M/M/1) a request waits whenever the slot is busy, so P(W > 0) =
+ * C(1, rho) = rho (Erlang B's one step: B = rho / (1 + rho), C = B / (1 -
+ * rho (1 - B)) = rho). With time_to_first_token = prefill the wait may
+ * take t = 0 s. At q = 0.5 the highest load with rho <= 0.5 is 0.5
+ * itself, where the bound holds with equality (and the formula gives 0.5
+ * exactly in doubles); the wait there is 0. At q = 0.99999 the load is
+ * about 1e-5, and "to the last bit" means the next double up breaks the
+ * bound, each side evaluated by the formula above. */
+static double mm1_wait_beyond_0(double rho)
+{
+    double b = rho / (1 + rho);
+    return b / (1 - rho * (1 - b));
+}
+
+static void test_queue_at_the_bound(void **state)
+{
+    (void)state;
+    scen s;
+    hand_scen(&s);
+    const double rate[] = { 1 };
+    tco_serve_request q;
+    hand_request(&q, rate, 1);
+    q.max_batch = 1;
+    tco_serving r = { .size = sizeof r };
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    q.time_to_first_token = r.prefill_seconds;
+    q.queue_percentile = 0.5;
+    assert_true(mm1_wait_beyond_0(0.5) == 0.5);
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.utilisation == 0.5 && r.queue_wait_seconds == 0);
+    q.queue_percentile = 0.99999;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    double rho = r.utilisation, beyond = 1 - 0.99999;
+    assert_rel(rho, 1e-5, 1e-9);
+    assert_true(mm1_wait_beyond_0(rho) <= beyond && mm1_wait_beyond_0(nextafter(rho, 1)) > beyond);
+    scen_free(&s);
+}
+
 /* The fleet over a series and its split: hourly rates 100, 27, 13, 0 and
  * 200 requests/s at 13.708278 a replica need 8, 2, 1, 0 and 15
  * accelerators. Target exceedance 2.5 / 4 = 0.625: floor(0.625 x 5) = 3
@@ -851,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_allreduce_hand_worked),
         cmocka_unit_test(test_experts_hand_worked),
         cmocka_unit_test(test_queue_hand_worked),
+        cmocka_unit_test(test_queue_at_the_bound),
         cmocka_unit_test(test_auto_tensor_parallel),
         cmocka_unit_test(test_published_palm),
         cmocka_unit_test(test_latency_and_memory_bounds),
