@@ -200,6 +200,12 @@ static void test_allreduce_hand_worked(void **state)
     assert_rel(r.time_per_output_token, 0.029892746666666664, 1e-13);
     assert_true(r.utilisation == 1 && r.queue_wait_seconds == 0 && r.experts_read == 0);
     assert_true(r.weight_bytes_read == 2e10);
+    /* 162 allowed is not 162 reached: TPOT(162) = 0.005 + 162 (b + d + g)
+     * = 0.030047 s is past the target */
+    q.max_batch = 162;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.batch == 161 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
+    q.max_batch = 256;
     /* one accelerator has nothing to all-reduce: as without */
     q.tensor_parallel = 1;
     q.time_per_output_token = 0.05;
@@ -587,6 +593,65 @@ static void test_latency_and_memory_bounds(void **state)
     scen_free(&s);
 }
 
+/* Each bound met exactly, from the hand-worked replica's figures (KV of a
+ * request at its end 163,840 x 1,200 = 196,608,000 B, weights 2e10 B):
+ *   memory_share 0.2029: 100e9 x 0.2029 - 2e10 = 2.9e8 B holds 1.475
+ *   requests, one: the least replica of its own choosing is 1 wide, at
+ *   batch 1 (memory bound);
+ *   memory_share 0.201: 1e8 B holds none; the least replica holding the
+ *   weights and one request is ceil(2.0196608e10 / 2.01e10) = 2;
+ *   a prompt of 10 and 500 output tokens at 20 ms a token: mean context
+ *   260, b = 163,840 x 260 / 2e12 = 2.12992e-5 s, the prompt takes the
+ *   weights' read, a = 0.01 s, so d = 0.01 / 500 = 2e-5 s; TPOT(B) = 0.01
+ *   + B (b + d): 0.0199944 at 242, 0.0200357 at 243 (compute, c x B, is
+ *   below it). With max_batch 243 the batch is 242, bound by latency,
+ *   not the 243 allowed. */
+static void test_bounds_exactly(void **state)
+{
+    (void)state;
+    scen s;
+    hand_scen(&s);
+    const double rate[] = { 1 };
+    tco_serve_request q;
+    hand_request(&q, rate, 1);
+    tco_serving r = { .size = sizeof r };
+    tco_error err = TCO_ERROR_INIT;
+    q.tensor_parallel = 0;
+    q.memory_share = 0.2029;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_true(r.tensor_parallel == 1 && r.max_batch_memory == 1 && r.batch == 1);
+    assert_true(r.batch_limit == TCO_SERVE_LIMIT_MEMORY);
+
+    q.tensor_parallel = 1;
+    q.memory_share = 0.201;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "request.tensor_parallel");
+    const char *tail = "of at least 2";
+    size_t len = strlen(err.message);
+    assert_true(len > strlen(tail) && strcmp(err.message + len - strlen(tail), tail) == 0);
+
+    hand_request(&q, rate, 1);
+    q.prompt_tokens = 10;
+    q.output_tokens = 500;
+    q.time_per_output_token = 0.02;
+    q.max_batch = 243;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_true(r.batch == 242 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
+    assert_rel(r.time_per_output_token, 0.01 + 242 * (2.12992e-5 + 2e-5), 1e-12);
+    /* The same bound on the compute side: 1% of the peak, 1e13 FLOP/s, a
+     * prompt of 1 token, 200 ms a token. c = (2 x 10e9 + 2 x 40 x 4,096 x
+     * 251) / 1e13 = 2.008224768e-3 s a sequence, d = 0.01 / 500 = 2e-5:
+     * TPOT(B) = B (c + d), 0.198766 at 98, 0.200794 at 99. */
+    q.prompt_tokens = 1;
+    q.flops_share = 0.01;
+    q.time_per_output_token = 0.2;
+    q.max_batch = 99;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_true(r.batch == 98 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
+    assert_rel(r.time_per_output_token, 98 * (2.008224768e-3 + 2e-5), 1e-12);
+    scen_free(&s);
+}
+
 static void expect_field(tco_serve_request *q, const scen *s, int code, const char *name)
 {
     tco_serving r, before;
@@ -629,7 +694,7 @@ static void test_bad_request_fields(void **state)
         { F(flops_share), { NAN, INFINITY, -0.5, 0, 1.01, 1e9 }, { -3, -3, -2, -2, -2, -2 } },
         { F(bandwidth_share), { NAN, INFINITY, -0.5, 0, 1.01, 1e9 }, { -3, -3, -2, -2, -2, -2 } },
         { F(memory_share), { NAN, INFINITY, -0.5, 0, 1.01, 1e9 }, { -3, -3, -2, -2, -2, -2 } },
-        { F(max_batch), { NAN, INFINITY, -1, 0.5, 2.5, 1e8 }, { -3, -3, -2, -2, -2, -2 } },
+        { F(max_batch), { NAN, INFINITY, -1, 0.5, 2.5, 1e7 + 1 }, { -3, -3, -2, -2, -2, -2 } },
         { F(memory_bandwidth_bytes_per_s), { NAN, INFINITY, -1, 10, 1e16, 1e300 }, { -3, -3, -2, -2, -2, -2 } },
 #undef F
     };
@@ -891,6 +956,7 @@ int main(void)
         cmocka_unit_test(test_experts_hand_worked),
         cmocka_unit_test(test_queue_hand_worked),
         cmocka_unit_test(test_queue_at_the_bound),
+        cmocka_unit_test(test_bounds_exactly),
         cmocka_unit_test(test_auto_tensor_parallel),
         cmocka_unit_test(test_published_palm),
         cmocka_unit_test(test_latency_and_memory_bounds),
