@@ -261,6 +261,11 @@ static void test_experts_hand_worked(void **state)
     assert_rel(r.min_time_per_output_token, 0.0007 + 9.0112e-5 + 0.01 / 200, 1e-11);
     assert_rel(r.time_per_output_token, 0.019955761462756235, 1e-12);
     assert_true(r.weight_bytes == 2e10); /* memory still holds every expert */
+    /* 77 allowed and reached: the search climbs from below (the first
+     * guess reads every expert) to max_batch itself */
+    q.max_batch = 77;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.batch == 77 && r.batch_limit == TCO_SERVE_LIMIT_MAX_BATCH);
     /* one token reaches exactly k experts: the step reads params_active */
     q.max_batch = 1;
     assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
@@ -638,6 +643,13 @@ static void test_bounds_exactly(void **state)
     assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
     assert_true(r.batch == 242 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
     assert_rel(r.time_per_output_token, 0.01 + 242 * (2.12992e-5 + 2e-5), 1e-12);
+    /* memory (90e9 - 2e10) / (163,840 x 510) = 837.7 holds 837 and
+     * max_batch allows as many: the bound is the memory's */
+    q.time_per_output_token = 1;
+    q.max_batch = 837;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_true(r.batch == 837 && r.max_batch_memory == 837 && r.batch_limit == TCO_SERVE_LIMIT_MEMORY);
+    q.time_per_output_token = 0.02;
     /* The same bound on the compute side: 1% of the peak, 1e13 FLOP/s, a
      * prompt of 1 token, 200 ms a token. c = (2 x 10e9 + 2 x 40 x 4,096 x
      * 251) / 1e13 = 2.008224768e-3 s a sequence, d = 0.01 / 500 = 2e-5:
@@ -779,6 +791,32 @@ static void test_bad_series_and_sizes(void **state)
     assert_non_null(strstr(err.message, "request.rate[1] = -2"));
     hand_request(&q, inf, 1);
     assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_E_NOT_FINITE);
+    /* all of the demand interruptible, on spot at 1 (elastic 1.38 with
+     * its overhead, below the reserved 2.5): the split reserves nothing
+     * (exceedance 1), no baseline is selected, and the pass alone finds
+     * the bad point */
+    tco_workload *spot;
+    tco_pricing *cheap;
+    assert_int_equal(tco_workload_clone(&spot, s.w, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(spot, TCO_P_INTERRUPTIBLE_SHARE, 1, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(spot, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&cheap, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(cheap, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(cheap, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(cheap, TCO_P_SPOT_PER_ACCEL_HOUR, 1, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(cheap, NULL), TCO_OK);
+    tco_split sp1 = { .size = sizeof sp1 };
+    hand_request(&q, ok, 2);
+    assert_int_equal(tco_serving_compute(&r, &sp1, NULL, 0, &q, s.t, spot, cheap, &err), TCO_OK);
+    assert_true(sp1.target_exceedance == 1 && sp1.baseline == 0);
+    hand_request(&q, neg, 2);
+    assert_int_equal(tco_serving_compute(&r, NULL, NULL, 0, &q, s.t, spot, cheap, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "request.rate[1] = -2"));
+    hand_request(&q, nan_in, 3);
+    assert_int_equal(tco_serving_compute(&r, NULL, NULL, 0, &q, s.t, spot, cheap, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "request.rate[1]"));
+    tco_workload_free(spot);
+    tco_pricing_free(cheap);
     /* 1e300 requests a second need 7e298 accelerators: refused, not a number */
     hand_request(&q, huge, 1);
     assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_E_RANGE);
