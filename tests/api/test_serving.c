@@ -661,6 +661,17 @@ static void test_bounds_exactly(void **state)
     assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
     assert_true(r.batch == 98 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
     assert_rel(r.time_per_output_token, 98 * (2.008224768e-3 + 2e-5), 1e-12);
+    /* And with the all-reduces of a replica of 2 (g = 655,360 / 450e9 =
+     * 1.4563556e-6 s a token, test_allreduce_hand_worked): 2e13 FLOP/s,
+     * c = 1.004112384e-3, the prompt 2e10 / 4e12 + g = 0.0050014564 s, d
+     * = 1.0002913e-5; TPOT(B) = B (c + d + g) = B x 1.0155717e-3, 0.199052
+     * at 196, 0.200068 at 197. */
+    q.tensor_parallel = 2;
+    q.tensor_parallel_allreduce = 1;
+    q.max_batch = 197;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_true(r.batch == 196 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
+    assert_rel(r.time_per_output_token, 196 * (1.004112384e-3 + 0.0050014563555555556 / 500 + 655360 / 450e9), 1e-12);
     scen_free(&s);
 }
 
