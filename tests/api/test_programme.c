@@ -788,6 +788,47 @@ static void test_zero_total(void **state)
     fixture_free(&f);
 }
 
+/* Two stages at once beyond the cluster, after a data pipeline that holds
+ * none of it: the message names the other stage holding accelerators,
+ * not the pipeline that runs beside them. */
+static void test_overflow_names_a_holder(void **state)
+{
+    (void)state;
+    fixture f;
+    cluster(&f);
+    f.w[0] = workload(16, 1e21, 1);
+    tco_pipeline_request pq;
+    tco_pipeline_request_init(&pq);
+    pq.raw_bytes = 1e12;
+    pq.preprocess_cpu_node_hours_per_tb = 10;
+    tco_stage st[3] = { stage(TCO_STAGE_DATA_PIPELINE, "data", f.w[0], TCO_STAGE_START, 0),
+                        stage(TCO_STAGE_PRETRAINING, "pre", f.w[0], TCO_STAGE_START, 0),
+                        stage(TCO_STAGE_SUPERVISED_FINE_TUNING, "sft", f.w[0], TCO_STAGE_START, 0) };
+    st[0].pipeline = &pq;
+    st[0].cpu_nodes = 1;
+    refused(&f, st, 3, TCO_E_INCONSISTENT, "", "stages[2] (\"sft\") and stages[1] (\"pre\") hold 32 accelerators at hour 0");
+    fixture_free(&f);
+}
+
+/* TCO_STAGES_MAX stages, the most allowed, one after the other: each alone
+ * on the cluster pays its estimate, and the programme their sum. */
+static void test_most_stages(void **state)
+{
+    (void)state;
+    fixture f;
+    cluster(&f);
+    f.w[0] = workload(8, 1e19, 1);
+    static tco_stage st[TCO_STAGES_MAX];
+    static tco_stage_result res[TCO_STAGES_MAX];
+    for (int i = 0; i < TCO_STAGES_MAX; i++)
+        st[i] = stage(TCO_STAGE_SUPERVISED_FINE_TUNING, NULL, f.w[0], i ? i - 1 : TCO_STAGE_START, 0);
+    tco_programme g = run(&f, st, TCO_STAGES_MAX, res);
+    tco_estimate e = estimate(&f, f.w[0]);
+    assert_true(g.stages == TCO_STAGES_MAX && res[TCO_STAGES_MAX - 1].total == e.total);
+    assert_rel(g.total, TCO_STAGES_MAX * e.total, 1e-12);
+    fixture_free(&f);
+}
+
 /* Twenty stages, parallel and sequential, allocate nothing. */
 static void test_no_allocation(void **state)
 {
@@ -826,6 +867,8 @@ int main(void)
         cmocka_unit_test(test_pipeline_and_serving), cmocka_unit_test(test_story_errors),
         cmocka_unit_test(test_also_after), cmocka_unit_test(test_tiers),
         cmocka_unit_test(test_zero_total),
+        cmocka_unit_test(test_overflow_names_a_holder),
+        cmocka_unit_test(test_most_stages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
