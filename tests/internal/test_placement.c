@@ -290,6 +290,23 @@ static void test_pool_validation(void **state)
     tco_pool edge[] = { pool_of(0, 1, 0, 0, 0, 0, 0, 0), pool_of(2, 72, 10000000, INT32_MAX, INT32_MAX, INT32_MAX, 1e5, 10) };
     for (int i = 0; i < 2; i++)
         assert_int_equal(tco_pools_add(s, &edge[i], NULL, &err), TCO_OK);
+    /* a pool struct of 1,024 bytes (the most an input struct may declare)
+     * with a zero tail is read as the plain one; one of 65,536, past it, is
+     * refused as an input's size */
+    static union {
+        tco_pool p;
+        char bytes[65536];
+    } most;
+    memset(&most, 0, sizeof most);
+    most.p = pool_of(0, 8, 8, 0, 0, 0, 1, 0);
+    most.p.size = 1024;
+    int32_t id = -1;
+    assert_int_equal(tco_pools_add(s, &most.p, &id, &err), TCO_OK);
+    assert_int_equal(id, 2);
+    most.p.size = 65536;
+    assert_int_equal(tco_pools_add(s, &most.p, NULL, &err), TCO_E_SIZE);
+    assert_string_equal(err.param_name, "pool.size");
+    msg_has(&err, "pool.size = 65536 is past 1024");
     tco_pools_free(s);
 }
 
