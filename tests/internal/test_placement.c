@@ -329,6 +329,16 @@ static void test_pools_nesting(void **state)
     assert_int_equal(tco_pools_get(&p, s, 0, NULL), TCO_OK); /* still usable, still unfrozen */
     assert_int_equal(tco_pools_add(s, &racks[0], NULL, NULL), TCO_OK);
     tco_pools_free(s);
+    /* the same, pool 1 in another rack of zone 1 between the two: ordered
+     * by zone alone the two pools of rack 5 would not be neighbours */
+    tco_pool apart[] = { pool_of(0, 8, 8, 5, 1, 0, 1, 0), pool_of(0, 8, 8, 6, 1, 0, 1, 0),
+                         pool_of(0, 8, 8, 5, 2, 0, 1, 0) };
+    assert_int_equal(tco_pools_new(&s, NULL), TCO_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(tco_pools_add(s, &apart[i], NULL, NULL), TCO_OK);
+    assert_int_equal(tco_pools_freeze(s, &err), TCO_E_INCONSISTENT);
+    msg_has(&err, "pool 2 puts rack 5 in zone 2, but pool 0 puts it in zone 1");
+    tco_pools_free(s);
 
     /* zone 1 in regions 0 and 9 (racks all different) */
     tco_pool zones[] = { pool_of(0, 8, 8, 1, 1, 0, 1, 0), pool_of(0, 8, 8, 2, 1, 9, 1, 0) };
