@@ -522,6 +522,64 @@ static void test_errors(void **state)
     unmake(&f);
 }
 
+/* Shared services' rows: the platform at 730.5 per node-month, the one
+ * node for 10 h of a 730.5 h month: 10.00, spread evenly over the two
+ * teams, 5.00 each, charged as 0.5 x 10 = 5 hours of the period at 1.00
+ * an hour, recurring. */
+static void test_shared_rows(void **state)
+{
+    (void)state;
+    fixture f;
+    memset(&f, 0, sizeof f);
+    scen_defaults(&f.sc);
+    ST(&f.sc, TCO_P_ACCELERATORS, 8);
+    ST(&f.sc, TCO_P_ACCELERATORS_PER_NODE, 8);
+    ST(&f.sc, TCO_P_OWNED_SHARE, 0);
+    SW(&f.sc, TCO_P_JOB_ACCELERATORS, 0);
+    scen_no_shared_services(&f.sc);
+    SP(&f.sc, TCO_P_PLATFORM_PER_NODE_MONTH, 730.5);
+    scen_freeze(&f.sc);
+    assert_int_equal(tco_tags_new(&f.tags, NULL), TCO_OK);
+    uint32_t team = id_of(f.tags, "team");
+    f.pair[0] = f.pair[2] = team;
+    f.pair[1] = id_of(f.tags, "a");
+    f.pair[3] = id_of(f.tags, "b");
+    for (int i = 0; i < 2; i++) {
+        tco_record *r = &f.r[i];
+        r->size = sizeof *r;
+        r->start = T0, r->end = T0 + 10 * H, r->accelerators = 4, r->utilisation = -1;
+        r->state = TCO_JOB_COMPLETED, r->price_class = TCO_CLASS_ON_DEMAND;
+        r->first_tag = (uint32_t)i, r->tag_count = 1;
+    }
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0;
+    q.period_end = T0 + 10 * H;
+    q.by_key[0] = team;
+    q.by_count = 1;
+    q.idle_rule = TCO_SPREAD_USAGE;
+    q.shared_rule = TCO_SPREAD_EVEN;
+    assert_int_equal(tco_attribute(&f.a, f.r, 2, f.pair, 2, f.tags, &q, f.sc.t, f.sc.w, f.sc.p, NULL), TCO_OK);
+    char *text = export(&f, NULL), *p = text;
+    csv_row head, r;
+    assert_true(next_row(&p, &head));
+    int rows = 0;
+    while (next_row(&p, &r)) {
+        if (strcmp(col(&head, &r, "x_Charge"), "shared") != 0)
+            continue;
+        rows++;
+        assert_string_equal(col(&head, &r, "BilledCost"), "5.00");
+        assert_string_equal(col(&head, &r, "PricingQuantity"), "5.0");
+        assert_string_equal(col(&head, &r, "PricingUnit"), "Hours");
+        assert_string_equal(col(&head, &r, "ContractedUnitPrice"), "1.0");
+        assert_string_equal(col(&head, &r, "ChargeFrequency"), "Recurring");
+    }
+    assert_int_equal(rows, 2);
+    free(text);
+    unmake(&f);
+}
+
 /* A key interned after the values it groups: ids "a" 0, "team" 1. A table
  * of the one text "a" holds the group's value but not the key, whose id
  * is the first past it: refused, not read. */
@@ -627,6 +685,9 @@ static void test_dates_and_escapes(void **state)
     /* 13 h 47 min 9 s later: 1,801,353,600 + 46,800 + 2,820 + 9 s, whole
      * seconds with every field of the time of day other than 0 */
     dates_and_escapes(1801403229.0, "2027-01-31T13:47:09Z", "2027-02-02T13:47:09Z", "libtco-2027-01");
+    /* 2100-02-28T00:00:00Z is 4,107,456,000 s; 2100 is no leap year (a
+     * century not divisible by 400): 48 h later is March 2nd */
+    dates_and_escapes(4107456000.0, "2100-02-28T00:00:00Z", "2100-03-02T00:00:00Z", "libtco-2100-02");
 }
 
 /* Two keys, a tag missing, traffic and names given. The same cluster;
@@ -744,6 +805,7 @@ int main(void)
         cmocka_unit_test(test_spot_list_price),
         cmocka_unit_test(test_reserved_at_list),
         cmocka_unit_test(test_key_past_table),
+        cmocka_unit_test(test_shared_rows),
         cmocka_unit_test(test_long_account),
         cmocka_unit_test(test_two_keys),
         cmocka_unit_test(test_dates_and_escapes),

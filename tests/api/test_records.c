@@ -1090,6 +1090,17 @@ static void test_len_bytes_no_more(void **state)
     r = NULL;
     assert_int_equal(tco_records_read_csv(&r, text[2], strlen(text[2]) - 1, TCO_READ_STRICT, &err), TCO_E_TYPE);
     assert_non_null(strstr(err.message, "line 2: start = \"2026-11-01T00:00:00\" is not a time"));
+    /* a number's last digit, of its whole part or its fraction, or its
+     * point, at len */
+    const char *digits[] = { "start,end,accelerators\n0,0,15", "start,end,accelerators\n0,0,1.57",
+                             "start,end,accelerators\n0,0,2." };
+    const double want[] = { 1, 1.5, 2 };
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(tco_records_read_csv(&r, digits[i], strlen(digits[i]) - 1, TCO_READ_STRICT, &err), TCO_OK);
+        assert_true(rec(r, 0)->accelerators == want[i]);
+        tco_records_free(r);
+        r = NULL;
+    }
     /* the last line of a sacct text, after others, without its newline */
     const char *sacct = "1|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=1\n"
                         "2|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=2,x";
