@@ -203,6 +203,19 @@ static void test_pools_lifecycle(void **state)
     assert_int_equal(big.p.free_accelerators, 64);
     for (int i = 0; i < 4; i++)
         assert_true(big.later[i] == 0);
+    /* OUTPUT_MAX_SIZE itself, the largest an output may declare, is
+     * filled; a word more is refused */
+    static union {
+        tco_pool p;
+        char bytes[OUTPUT_MAX_SIZE + sizeof(double)];
+    } most;
+    memset(&most, 0xff, sizeof most);
+    most.p.size = OUTPUT_MAX_SIZE;
+    assert_int_equal(tco_pools_get(&most.p, s, 0, &err), TCO_OK);
+    assert_true(most.p.free_accelerators == 64 && most.bytes[OUTPUT_MAX_SIZE - 1] == 0);
+    assert_true(most.bytes[OUTPUT_MAX_SIZE] == (char)0xff);
+    most.p.size = OUTPUT_MAX_SIZE + sizeof(double);
+    assert_int_equal(tco_pools_get(&most.p, s, 0, &err), TCO_E_SIZE);
 
     /* frozen: immutable; freezing twice is fine */
     assert_int_equal(tco_pools_freeze(s, &err), TCO_OK);
