@@ -513,7 +513,8 @@ int tco_attribution_part_load(tco_attribution_part **out, const uint8_t *buf, si
         goto done;
     }
     if (r.at != len) {
-        rc = BAD("part: %zu bytes follow the part", len - r.at);
+        size_t more = len - r.at;
+        rc = BAD("part: %zu byte%s the part", more, more == 1 ? " follows" : "s follow");
         goto done;
     }
     part->group = tb.g;

@@ -114,11 +114,11 @@ static void field(out *o, const char *s)
     put(o, "\"", 1);
 }
 
-/* Cents as a decimal with two places: -1234 -> "-12.34". */
+/* Cents as a decimal with two places: 1234 -> "12.34". Never negative:
+ * every amount of a bill is at least 0, and so every cent of its split. */
 static const char *money(char *buf, size_t cap, int64_t c)
 {
-    uint64_t m = c < 0 ? (uint64_t)-(c + 1) + 1 : (uint64_t)c;
-    snprintf(buf, cap, "%s%llu.%02u", c < 0 ? "-" : "", (unsigned long long)(m / 100), (unsigned)(m % 100));
+    snprintf(buf, cap, "%lld.%02d", (long long)(c / 100), (int)(c % 100));
     return buf;
 }
 

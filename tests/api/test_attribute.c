@@ -32,6 +32,8 @@ typedef struct cfg {
     double platform, sec_node, sec_fixed, staff_year, nodes_per_fte, min_fte;
     double db_inst, db_inst_price, db_gb, db_gb_price;
     double log_bytes, metrics, interval, sample_bytes, retention_days, ingest, per_million, retained;
+    double colocation; /* cur per kW-month of the plant's full load */
+    double rental_power; /* 1: the rental rates include power and cooling; 0: they are paid apart */
 } cfg;
 
 /* 64 accelerators in 8 nodes, rented, a quarter of them reserved; the
@@ -52,6 +54,7 @@ static cfg cfg_default(void)
     c.db_inst = 2, c.db_inst_price = 300, c.db_gb = 100, c.db_gb_price = 0.5;
     c.log_bytes = 1e8, c.metrics = 0, c.interval = 30, c.sample_bytes = 2, c.retention_days = 30;
     c.ingest = 0.5, c.per_million = 0.2, c.retained = 0.03;
+    c.rental_power = 1;
     return c;
 }
 
@@ -119,6 +122,8 @@ static void scen_of(scen *s, const cfg *c)
     SP(s, TCO_P_LOG_INGEST_PER_GB, c->ingest);
     SP(s, TCO_P_METRICS_PER_MILLION_SAMPLES, c->per_million);
     SP(s, TCO_P_LOG_RETAINED_PER_GB_MONTH, c->retained);
+    SP(s, TCO_P_COLOCATION_PER_KW_MONTH, c->colocation);
+    SP(s, TCO_P_RENTAL_INCLUDES_POWER, c->rental_power);
     /* What the estimate charges but a period's bill does not. */
     SP(s, TCO_P_MIGRATION_COST, 1e6);
     SP(s, TCO_P_RISK_PREMIUM_SHARE, 0.5);
@@ -487,6 +492,7 @@ static void test_owned(void **state)
     check_sums(a, tags);
     tco_group g = group_of(a, 0);
     double held = 7680;
+    assert_true(g.held_accelerator_hours == held && g.used_accelerator_hours == held * 0.9);
     /* one group: every category is its own amount, rounded to a cent */
     double want[NCAT] = { 0 };
     for (int k = 0; k < NCAT; k++)
@@ -502,6 +508,130 @@ static void test_owned(void **state)
     assert_rel(held * idle[TCO_CAT_WASTE], held * (rate[3][0] + rate[3][1] + rate[3][2]), 1e-12);
     /* the annuity per hour, as doc/model.md works it for the defaults: 1.3250 */
     assert_rel(rate[TCO_CLASS_OWNED][TCO_CAT_COMPUTE], 11614.83 / HOURS_PER_YEAR, 1e-6);
+    tco_attribution_free(a);
+    tco_tags_free(tags);
+    scen_free(&s);
+}
+
+/* The facility of an owned cluster is in its power (doc/model.md, section
+ * 18: facility / year = A_f(facility_capex) + 12 x plant_kw x
+ * colocation_per_kw_month), shared over all N accelerators as the plant
+ * is. test_owned's cluster with colocation at 100 per kW-month: the plant
+ * is sized for full load, 64 x 700 W + 8 nodes x 3,000 W = 68.8 kW, so
+ * facility / year = 12 x 68.8 x 100 = 82,560, i.e. 82,560 / 64 / 8,766 =
+ * 1,290 / 8,766 per owned accelerator-hour. The record's 7,680 held hours
+ * pay 9,907,200 / 8,766 = 1,130.1848 more power, 113,018.48 cents; the
+ * 7,680 idle hours of the wholly owned cluster as much more waste. */
+static void test_owned_facility(void **state)
+{
+    (void)state;
+    cfg c = cfg_no_shared(cfg_default());
+    c.owned = 1, c.reserved_share = 0, c.nics = 8;
+    tco_tags *tags;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    uint32_t team = intern(tags, "team"), infra = intern(tags, "infra");
+    uint32_t pairs[] = { team, infra };
+    tco_record r = rec(0, 120, 64, 0.9, TCO_CLASS_OWNED, 0, 1);
+    tco_attribution_request q = req(240, team, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE, 0);
+    tco_group g[2];
+    for (int i = 0; i < 2; i++) {
+        c.colocation = i ? 100 : 0;
+        scen s;
+        scen_of(&s, &c);
+        tco_attribution *a = NULL;
+        assert_int_equal(tco_attribute(&a, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
+        g[i] = group_of(a, 0);
+        tco_attribution_free(a);
+        scen_free(&s);
+    }
+    /* each category is the group's amount split to the cent: a difference
+     * of two splits is within a cent of 113,018.48, and the rest move by a
+     * spare cent at most */
+    int64_t power = g[1].category[TCO_CAT_POWER] - g[0].category[TCO_CAT_POWER];
+    int64_t waste = g[1].category[TCO_CAT_WASTE] - g[0].category[TCO_CAT_WASTE];
+    assert_true(power == 113018 || power == 113019);
+    assert_true(waste == 113018 || waste == 113019);
+    for (int k = 0; k < NCAT; k++)
+        if (k != TCO_CAT_POWER && k != TCO_CAT_WASTE)
+            assert_true(llabs(g[1].category[k] - g[0].category[k]) <= 1);
+    tco_tags_free(tags);
+}
+
+/* Rental rates that exclude power (colocation, bare metal): rented hours
+ * pay the energy of their average draw and its cooling too (doc/model.md,
+ * section 16), idle rented hours as well. The 64 accelerators draw
+ * (64 x 700 W x 0.8 + 8 x 3,000 W) / 64 = 0.935 kW each: 0.0935 of power
+ * and 0.935 x 0.2 x 0.10 = 0.0187 of cooling an hour. A record of 30 on
+ * demand for 100 h holds 3,000 h: 280.50 more power, 56.10 more cooling;
+ * the other 15,360 - 3,000 = 12,360 h idle, all rented: 12,360 x 0.1122
+ * = 1,386.792 more waste. */
+static void test_rented_energy(void **state)
+{
+    (void)state;
+    cfg c = cfg_no_shared(cfg_default());
+    tco_tags *tags;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    uint32_t team = intern(tags, "team"), vision = intern(tags, "vision");
+    uint32_t pairs[] = { team, vision };
+    tco_record r = rec(0, 100, 30, -1, TCO_CLASS_ON_DEMAND, 0, 1);
+    tco_attribution_request q = req(240, team, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE, 0);
+    tco_bill b[2];
+    for (int i = 0; i < 2; i++) {
+        c.rental_power = i ? 0 : 1;
+        scen s;
+        scen_of(&s, &c);
+        tco_attribution *a = NULL;
+        assert_int_equal(tco_attribute(&a, &r, 1, pairs, 1, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
+        b[i] = bill_of(a);
+        tco_attribution_free(a);
+        scen_free(&s);
+    }
+    assert_true(b[0].category[TCO_CAT_POWER] == 0 && b[0].category[TCO_CAT_COOLING] == 0);
+    assert_true(b[1].category[TCO_CAT_POWER] == 28050 && b[1].category[TCO_CAT_COOLING] == 5610);
+    int64_t waste = b[1].category[TCO_CAT_WASTE] - b[0].category[TCO_CAT_WASTE];
+    assert_true(waste == 138679 || waste == 138680); /* two splits of one group's cents */
+    tco_tags_free(tags);
+}
+
+/* The bill's total is the groups' amounts added with Neumaier's
+ * compensation (doc/model.md, section 16), not plainly. One group of
+ * 11,258,999,068,427 GB in region at 1 per GB plus 1 accelerator-hour on
+ * demand at 4: 11,258,999,068,431.00, i.e. q = 1,125,899,906,843,100
+ * cents, between 2^50 and 2^51, where doubles are 0.25 apart. Ten groups
+ * of 0.001 GB each: 0.1 cent each. Added plainly in the groups' order (the
+ * large first, "a" before "b0" .. "b9"), each 0.1 is below half a step
+ * and lost: q. Compensated, the ten are kept: q + 1, and the spare cent
+ * goes to the first of the equal remainders, b0. */
+static void test_compensated_total(void **state)
+{
+    (void)state;
+    cfg c = cfg_no_shared(cfg_default());
+    c.N = 1, c.per_node = 1, c.in_region = 1;
+    scen s;
+    scen_of(&s, &c);
+    tco_tags *tags;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    uint32_t team = intern(tags, "team"), pairs[22];
+    tco_record r[11];
+    char name[8];
+    for (int i = 0; i < 11; i++) {
+        if (i)
+            snprintf(name, sizeof name, "b%d", i - 1);
+        pairs[2 * i] = team;
+        pairs[2 * i + 1] = intern(tags, i ? name : "a");
+        r[i] = rec(0, 1, i ? 0 : 1, -1, TCO_CLASS_ON_DEMAND, (uint32_t)i, 1);
+        r[i].traffic_gb[0] = i ? 0.001 : 11258999068427.0;
+    }
+    tco_attribution_request q = req(1, team, TCO_SPREAD_USAGE, TCO_SPREAD_USAGE, 0);
+    tco_attribution *a = NULL;
+    assert_int_equal(tco_attribute(&a, r, 11, pairs, 11, tags, &q, s.t, s.w, s.p, NULL), TCO_OK);
+    check_sums(a, tags);
+    tco_bill b = bill_of(a);
+    assert_true(b.total == INT64_C(1125899906843101));
+    assert_true(b.idle == 0 && b.shared == 0);
+    tco_group big = group_of(a, 0), first = group_of(a, 1);
+    assert_true(big.total == INT64_C(1125899906843100) && first.total == 1);
+    assert_string_equal(tco_tags_text(tags, first.value[0]), "b0");
     tco_attribution_free(a);
     tco_tags_free(tags);
     scen_free(&s);
@@ -815,6 +945,10 @@ static void test_stride(void **state)
     big[1].r.size = sizeof big[0] + 8; /* past the stride */
     assert_int_equal(tco_attribute(&b, &big[0].r, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
     assert_string_equal(err.param_name, "records[1].size");
+    big[1].r.size = 8; /* below the first version's */
+    assert_int_equal(tco_attribute(&b, &big[0].r, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
+    assert_string_equal(err.param_name, "records[1].size");
+    assert_non_null(strstr(err.message, "records[1].size = 8 must be sizeof(tco_record)"));
     r[0].size = sizeof r[0] - 8;
     assert_int_equal(tco_attribute(&b, r, 2, pairs, 2, tags, &q, s.t, s.w, s.p, &err), TCO_E_SIZE);
     assert_string_equal(err.param_name, "records[0].size");
@@ -1556,6 +1690,9 @@ int main(void)
         cmocka_unit_test(test_hand_bill),
         cmocka_unit_test(test_even_and_owner),
         cmocka_unit_test(test_owned),
+        cmocka_unit_test(test_owned_facility),
+        cmocka_unit_test(test_compensated_total),
+        cmocka_unit_test(test_rented_energy),
         cmocka_unit_test(test_clipping),
         cmocka_unit_test(test_held_above_capacity),
         cmocka_unit_test(test_groups),

@@ -17,8 +17,9 @@
 #define T0 1793491200.0 /* 2026-11-01T00:00:00Z */
 #define H 3600.0
 
-/* hot: the hot tier's price per GB-month; < 0 leaves the default. */
-static void scen_make_priced(scen *s, double hot)
+/* hot: the hot tier's price per GB-month; < 0 leaves the default.
+ * reserved: the reserved rate per accelerator-hour. */
+static void scen_make_priced(scen *s, double hot, double reserved)
 {
     scen_defaults(s);
     if (hot >= 0)
@@ -31,7 +32,7 @@ static void scen_make_priced(scen *s, double hot)
     SW(s, TCO_P_JOB_ACCELERATORS, 0);
     scen_no_shared_services(s);
     SP(s, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4);
-    SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5);
+    SP(s, TCO_P_RESERVED_PER_ACCEL_HOUR, reserved);
     SP(s, TCO_P_SPOT_PER_ACCEL_HOUR, 1);
     assert_int_equal(tco_pricing_set_text(s->p, TCO_P_CURRENCY, "EUR", NULL), TCO_OK);
     scen_freeze(s);
@@ -53,11 +54,12 @@ static uint32_t id_of(tco_tags *tags, const char *text)
 }
 
 /* hot, hot_gbh: the hot tier's price per GB-month (< 0: the default) and
- * the GB-hours team a's record stores. */
-static void make_stored(fixture *f, double hot, double hot_gbh)
+ * the GB-hours team a's record stores; b_class: team b's price class;
+ * reserved: the reserved rate. */
+static void make_of(fixture *f, double hot, double hot_gbh, int32_t b_class, double reserved)
 {
     memset(f, 0, sizeof *f);
-    scen_make_priced(&f->sc, hot);
+    scen_make_priced(&f->sc, hot, reserved);
     assert_int_equal(tco_tags_new(&f->tags, NULL), TCO_OK);
     uint32_t team = id_of(f->tags, "team");
     f->pair[0] = f->pair[2] = team;
@@ -72,7 +74,7 @@ static void make_stored(fixture *f, double hot, double hot_gbh)
         r->tag_count = 1;
     }
     f->r[0].start = T0, f->r[0].end = T0 + 10 * H, f->r[0].accelerators = 4, f->r[0].price_class = TCO_CLASS_RESERVED;
-    f->r[1].start = T0, f->r[1].end = T0 + 5 * H, f->r[1].accelerators = 2, f->r[1].price_class = TCO_CLASS_ON_DEMAND;
+    f->r[1].start = T0, f->r[1].end = T0 + 5 * H, f->r[1].accelerators = 2, f->r[1].price_class = b_class;
     f->r[0].storage_gb_hours[TCO_TIER_HOT] = hot_gbh;
     tco_attribution_request q;
     memset(&q, 0, sizeof q);
@@ -89,7 +91,7 @@ static void make_stored(fixture *f, double hot, double hot_gbh)
 
 static void make(fixture *f)
 {
-    make_stored(f, -1, 0);
+    make_of(f, -1, 0, TCO_CLASS_ON_DEMAND, 2.5);
 }
 
 static void unmake(fixture *f)
@@ -173,10 +175,11 @@ static void test_rows(void **state)
     assert_true(next_row(&p, &head));
     assert_int_equal(head.n, 58);
     struct {
-        const char *team, *service, *charge, *billed, *pricing, *quantity, *list, *status, *consumed;
+        const char *team, *service, *charge, *billed, *pricing, *quantity, *list, *status, *consumed, *unit,
+            *list_unit;
     } want[] = {
         /* a: 40 h x 2.5; listed at the on-demand 4: 160.00 */
-        { "a", "compute", "direct", "100.00", "Committed", "40.0", "160.00", "Used", "40.0" },
+        { "a", "compute", "direct", "100.00", "Committed", "40.0", "160.00", "Used", "40.0", "2.5", "4.0" },
         /* a's idle: 97.50 x 100/140 = 69.642857: 6964 of a's 16964 cents
          * (the bill, 23750, splits 16964.29 : 6785.71, b's larger
          * remainder takes the cent). 30 h x 100/140 = 21.428571 idle
@@ -184,14 +187,14 @@ static void test_rows(void **state)
          * 26.785714; their remainders .71 and .57 give on demand the cent:
          * 42.86 and 26.78. The reserved half is the term's unused part,
          * listed at 10.714286 h x 4 = 42.86. */
-        { "a", "waste", "idle", "42.86", "Standard", "10.714286", "42.86", "", "10.714286" },
-        { "a", "waste", "idle", "26.78", "Committed", "10.714286", "42.86", "Unused", "" },
+        { "a", "waste", "idle", "42.86", "Standard", "10.714286", "42.86", "", "10.714286", "4.0", "4.0" },
+        { "a", "waste", "idle", "26.78", "Committed", "10.714286", "42.86", "Unused", "", "2.5", "4.0" },
         /* b: 10 h x 4 */
-        { "b, \"the second\"", "compute", "direct", "40.00", "Standard", "10.0", "40.00", "", "10.0" },
+        { "b, \"the second\"", "compute", "direct", "40.00", "Standard", "10.0", "40.00", "", "10.0", "4.0", "4.0" },
         /* b's idle: 2786 of its 6786 cents: on demand 17.142857, reserved
          * 10.714286; the cent to the larger remainder, .43: 17.14 and 10.72 */
-        { "b, \"the second\"", "waste", "idle", "17.14", "Standard", "4.285714", "17.14", "", "4.285714" },
-        { "b, \"the second\"", "waste", "idle", "10.72", "Committed", "4.285714", "17.14", "Unused", "" },
+        { "b, \"the second\"", "waste", "idle", "17.14", "Standard", "4.285714", "17.14", "", "4.285714", "4.0", "4.0" },
+        { "b, \"the second\"", "waste", "idle", "10.72", "Committed", "4.285714", "17.14", "Unused", "", "2.5", "4.0" },
     };
     size_t n = 0;
     int64_t total = 0;
@@ -206,6 +209,9 @@ static void test_rows(void **state)
         assert_string_equal(col(&head, &r, "EffectiveCost"), want[n].billed);
         assert_string_equal(col(&head, &r, "ContractedCost"), want[n].billed);
         assert_string_equal(col(&head, &r, "ListCost"), want[n].list);
+        assert_string_equal(col(&head, &r, "ContractedUnitPrice"), want[n].unit); /* the rate of the class */
+        assert_string_equal(col(&head, &r, "ListUnitPrice"), want[n].list_unit);
+        assert_string_equal(col(&head, &r, "ChargeFrequency"), "Usage-Based");
         assert_string_equal(col(&head, &r, "PricingCategory"), want[n].pricing);
         assert_string_equal(col(&head, &r, "PricingQuantity"), want[n].quantity);
         assert_string_equal(col(&head, &r, "CommitmentDiscountStatus"), want[n].status);
@@ -272,7 +278,7 @@ static void test_storage_row(void **state)
 {
     (void)state;
     fixture f;
-    make_stored(&f, 0.1, 7305);
+    make_of(&f, 0.1, 7305, TCO_CLASS_ON_DEMAND, 2.5);
     char *text = export(&f, NULL), *p = text;
     csv_row head, r;
     assert_true(next_row(&p, &head));
@@ -289,6 +295,71 @@ static void test_storage_row(void **state)
     }
     assert_int_equal(rows, 1);
     free(text);
+    unmake(&f);
+}
+
+/* The list price of time that is not reserved is its own rate. FOCUS 1.2,
+ * ListUnitPrice: "the suggested service provider-published unit price for
+ * a single Pricing Unit of the associated SKU, exclusive of any
+ * discounts", and ListUnitPrice x PricingQuantity MUST equal ListCost.
+ * Spot time is its own SKU (compute/direct/spot) at its own published
+ * rate, no discount off another: b's 2 spot accelerators x 5 h = 10 h at
+ * 1 are 10.00, listed at 1 x 10 = 10.00, not at the on-demand 4 (40.00),
+ * which lists only reserved time. */
+static void test_spot_list_price(void **state)
+{
+    (void)state;
+    fixture f;
+    make_of(&f, -1, 0, TCO_CLASS_SPOT, 2.5);
+    char *text = export(&f, NULL), *p = text;
+    csv_row head, r;
+    assert_true(next_row(&p, &head));
+    int rows = 0;
+    while (next_row(&p, &r)) {
+        if (strcmp(col(&head, &r, "SkuId"), "compute/direct/spot") != 0)
+            continue;
+        rows++;
+        assert_string_equal(col(&head, &r, "PricingCategory"), "Dynamic");
+        assert_string_equal(col(&head, &r, "PricingQuantity"), "10.0");
+        assert_string_equal(col(&head, &r, "BilledCost"), "10.00");
+        assert_string_equal(col(&head, &r, "ContractedUnitPrice"), "1.0");
+        assert_string_equal(col(&head, &r, "ListUnitPrice"), "1.0");
+        assert_string_equal(col(&head, &r, "ListCost"), "10.00");
+    }
+    assert_int_equal(rows, 1);
+    free(text);
+    unmake(&f);
+}
+
+/* A commitment at the on-demand rate is no discount: listed at what it is
+ * billed (FOCUS 1.2 compares ListCost with BilledCost for the savings,
+ * here none), row by row, whatever cents the split gives each row. Team
+ * b's record of 1 to 9 hours: idle shares of 30 to 70 hours that fall
+ * between cents. */
+static void test_reserved_at_list(void **state)
+{
+    (void)state;
+    fixture f;
+    make_of(&f, -1, 0, TCO_CLASS_ON_DEMAND, 4);
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0;
+    q.period_end = T0 + 10 * H;
+    q.by_key[0] = f.pair[0];
+    q.by_count = 1;
+    q.idle_rule = q.shared_rule = TCO_SPREAD_USAGE;
+    for (int hours = 1; hours <= 9; hours++) {
+        tco_attribution_free(f.a);
+        f.r[1].end = T0 + hours * H;
+        assert_int_equal(tco_attribute(&f.a, f.r, 2, f.pair, 2, f.tags, &q, f.sc.t, f.sc.w, f.sc.p, NULL), TCO_OK);
+        char *text = export(&f, NULL), *p = text;
+        csv_row head, r;
+        assert_true(next_row(&p, &head));
+        while (next_row(&p, &r))
+            assert_string_equal(col(&head, &r, "ListCost"), col(&head, &r, "BilledCost"));
+        free(text);
+    }
     unmake(&f);
 }
 
@@ -340,7 +411,7 @@ static void test_two_keys(void **state)
 {
     (void)state;
     scen sc;
-    scen_make_priced(&sc, -1);
+    scen_make_priced(&sc, -1, 2.5);
     tco_tags *tags;
     assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
     char a[TCO_TAG_MAX + 1], b[TCO_TAG_MAX + 1], want[2 * TCO_TAG_MAX + 2];
@@ -442,8 +513,109 @@ static void test_errors(void **state)
     assert_int_equal(tco_attribution_focus_csv(f.a, other, NULL, NULL, 0, &len, &err), TCO_E_INCONSISTENT);
     assert_string_equal(err.param_name, "tags");
     assert_non_null(strstr(err.message, "tags holds 1 texts, but a group has value id"));
+    /* the key and the first value (ids 0 and 1): the second value, id 2,
+     * is the first id past the table */
+    id_of(other, "a");
+    assert_int_equal(tco_attribution_focus_csv(f.a, other, NULL, NULL, 0, &len, &err), TCO_E_INCONSISTENT);
+    assert_non_null(strstr(err.message, "tags holds 2 texts, but a group has value id 2"));
     tco_tags_free(other);
     unmake(&f);
+}
+
+/* Shared services' rows: the platform at 730.5 per node-month, the one
+ * node for 10 h of a 730.5 h month: 10.00, spread evenly over the two
+ * teams, 5.00 each, charged as 0.5 x 10 = 5 hours of the period at 1.00
+ * an hour, recurring. */
+static void test_shared_rows(void **state)
+{
+    (void)state;
+    fixture f;
+    memset(&f, 0, sizeof f);
+    scen_defaults(&f.sc);
+    ST(&f.sc, TCO_P_ACCELERATORS, 8);
+    ST(&f.sc, TCO_P_ACCELERATORS_PER_NODE, 8);
+    ST(&f.sc, TCO_P_OWNED_SHARE, 0);
+    SW(&f.sc, TCO_P_JOB_ACCELERATORS, 0);
+    scen_no_shared_services(&f.sc);
+    SP(&f.sc, TCO_P_PLATFORM_PER_NODE_MONTH, 730.5);
+    scen_freeze(&f.sc);
+    assert_int_equal(tco_tags_new(&f.tags, NULL), TCO_OK);
+    uint32_t team = id_of(f.tags, "team");
+    f.pair[0] = f.pair[2] = team;
+    f.pair[1] = id_of(f.tags, "a");
+    f.pair[3] = id_of(f.tags, "b");
+    for (int i = 0; i < 2; i++) {
+        tco_record *r = &f.r[i];
+        r->size = sizeof *r;
+        r->start = T0, r->end = T0 + 10 * H, r->accelerators = 4, r->utilisation = -1;
+        r->state = TCO_JOB_COMPLETED, r->price_class = TCO_CLASS_ON_DEMAND;
+        r->first_tag = (uint32_t)i, r->tag_count = 1;
+    }
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0;
+    q.period_end = T0 + 10 * H;
+    q.by_key[0] = team;
+    q.by_count = 1;
+    q.idle_rule = TCO_SPREAD_USAGE;
+    q.shared_rule = TCO_SPREAD_EVEN;
+    assert_int_equal(tco_attribute(&f.a, f.r, 2, f.pair, 2, f.tags, &q, f.sc.t, f.sc.w, f.sc.p, NULL), TCO_OK);
+    char *text = export(&f, NULL), *p = text;
+    csv_row head, r;
+    assert_true(next_row(&p, &head));
+    int rows = 0;
+    while (next_row(&p, &r)) {
+        if (strcmp(col(&head, &r, "x_Charge"), "shared") != 0)
+            continue;
+        rows++;
+        assert_string_equal(col(&head, &r, "BilledCost"), "5.00");
+        assert_string_equal(col(&head, &r, "PricingQuantity"), "5.0");
+        assert_string_equal(col(&head, &r, "PricingUnit"), "Hours");
+        assert_string_equal(col(&head, &r, "ContractedUnitPrice"), "1.0");
+        assert_string_equal(col(&head, &r, "ChargeFrequency"), "Recurring");
+    }
+    assert_int_equal(rows, 2);
+    free(text);
+    unmake(&f);
+}
+
+/* A key interned after the values it groups: ids "a" 0, "team" 1. A table
+ * of the one text "a" holds the group's value but not the key, whose id
+ * is the first past it: refused, not read. */
+static void test_key_past_table(void **state)
+{
+    (void)state;
+    scen sc;
+    scen_make_priced(&sc, -1, 2.5);
+    tco_tags *tags, *other;
+    assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
+    uint32_t a = id_of(tags, "a"), team = id_of(tags, "team"), pair[2] = { team, a };
+    tco_record r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    r.start = T0, r.end = T0 + H, r.accelerators = 1, r.utilisation = -1;
+    r.state = TCO_JOB_COMPLETED, r.price_class = TCO_CLASS_ON_DEMAND, r.tag_count = 1;
+    tco_attribution_request q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.period_start = T0;
+    q.period_end = T0 + H;
+    q.by_key[0] = team;
+    q.by_count = 1;
+    q.idle_rule = q.shared_rule = TCO_SPREAD_USAGE;
+    tco_attribution *at = NULL;
+    tco_error err = TCO_ERROR_INIT;
+    assert_int_equal(tco_attribute(&at, &r, 1, pair, 1, tags, &q, sc.t, sc.w, sc.p, &err), TCO_OK);
+    assert_int_equal(tco_tags_new(&other, NULL), TCO_OK);
+    id_of(other, "a");
+    size_t len = 0;
+    assert_int_equal(tco_attribution_focus_csv(at, other, NULL, NULL, 0, &len, &err), TCO_E_INCONSISTENT);
+    assert_non_null(strstr(err.message, "tags holds 1 texts, but the attribution groups by key id 1"));
+    tco_tags_free(other);
+    tco_attribution_free(at);
+    tco_tags_free(tags);
+    scen_free(&sc);
 }
 
 /* Dates in January and February, a leap day, and a tag value with a
@@ -457,7 +629,7 @@ static void test_errors(void **state)
 static void dates_and_escapes(double t0, const char *start, const char *end, const char *invoice)
 {
     scen sc;
-    scen_make_priced(&sc, -1);
+    scen_make_priced(&sc, -1, 2.5);
     tco_tags *tags;
     assert_int_equal(tco_tags_new(&tags, NULL), TCO_OK);
     uint32_t pair[2] = { id_of(tags, "team"), id_of(tags, "c\\d\"e") };
@@ -513,6 +685,9 @@ static void test_dates_and_escapes(void **state)
     /* 13 h 47 min 9 s later: 1,801,353,600 + 46,800 + 2,820 + 9 s, whole
      * seconds with every field of the time of day other than 0 */
     dates_and_escapes(1801403229.0, "2027-01-31T13:47:09Z", "2027-02-02T13:47:09Z", "libtco-2027-01");
+    /* 2100-02-28T00:00:00Z is 4,107,456,000 s; 2100 is no leap year (a
+     * century not divisible by 400): 48 h later is March 2nd */
+    dates_and_escapes(4107456000.0, "2100-02-28T00:00:00Z", "2100-03-02T00:00:00Z", "libtco-2100-02");
 }
 
 /* Two keys, a tag missing, traffic and names given. The same cluster;
@@ -627,6 +802,10 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_two_keys_traffic_names),
         cmocka_unit_test(test_storage_row),
+        cmocka_unit_test(test_spot_list_price),
+        cmocka_unit_test(test_reserved_at_list),
+        cmocka_unit_test(test_key_past_table),
+        cmocka_unit_test(test_shared_rows),
         cmocka_unit_test(test_long_account),
         cmocka_unit_test(test_two_keys),
         cmocka_unit_test(test_dates_and_escapes),

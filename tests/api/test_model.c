@@ -1283,10 +1283,17 @@ static void test_cross_handle_errors(void **state)
     expect_error(&s, TCO_E_INCONSISTENT, TCO_P_CHECKPOINT_BYTES, "checkpoint_bytes");
     scen_free(&s);
 
-    /* 8 TB of data + 10 x 0.98 TB of checkpoints = 17.8 TB on 17.79 TB */
+    /* 8 TB of data + 10 x 0.98 TB of checkpoints = 17.8 TB on 17.79 TB,
+     * the least that holds them named in TB */
     scen_new(&s);
     ST(&s, TCO_P_STORAGE_HOT_TB, 17.79);
     expect_error(&s, TCO_E_INCONSISTENT, TCO_P_STORAGE_HOT_TB, "storage_hot_tb");
+    {
+        tco_estimate e = { .size = sizeof e };
+        tco_error why = TCO_ERROR_INIT;
+        assert_int_equal(tco_estimate_compute(&e, s.t, s.w, s.p, &why), TCO_E_INCONSISTENT);
+        assert_non_null(strstr(why.message, "allowed at least 17.8 TB"));
+    }
     scen_free(&s);
     scen_new(&s);
     ST(&s, TCO_P_STORAGE_HOT_TB, 17.81);

@@ -591,7 +591,7 @@ static void test_refused(void **state)
     }
 
     /* bytes: short of a byte, a byte changed, a byte more */
-    uint8_t *buf = malloc(len0 + 1);
+    uint8_t *buf = malloc(len0 + 2);
     assert_int_equal(tco_attribution_part_save(buf, len0 - 1, &len1, a, &err), TCO_E_SIZE);
     assert_int_equal(tco_attribution_part_save(buf, len0, &len1, a, NULL), TCO_OK);
     tco_attribution_part *back = NULL;
@@ -608,7 +608,10 @@ static void test_refused(void **state)
     buf[0] ^= 0x5a;
     buf[len0] = 0;
     assert_int_equal(tco_attribution_part_load(&back, buf, len0 + 1, &err), TCO_E_TYPE);
-    assert_string_equal(err.message, "part: 1 bytes follow the part"); /* len0 + 1 - len0 */
+    assert_string_equal(err.message, "part: 1 byte follows the part"); /* len0 + 1 - len0 */
+    buf[len0 + 1] = 0;
+    assert_int_equal(tco_attribution_part_load(&back, buf, len0 + 2, &err), TCO_E_TYPE);
+    assert_string_equal(err.message, "part: 2 bytes follow the part");
     /* every byte flipped in turn: refused, or read to a part that settles
      * to finite money (an altered amount is not detectable by itself) */
     for (size_t i = 0; i < len0; i++) {

@@ -760,6 +760,87 @@ static void test_tiers(void **state)
     fixture_free(&f);
 }
 
+/* A programme that costs nothing: one data pipeline of 1e12 B, 10 CPU
+ * node-hours per TB on 1 node (10 h), every price 0 (as
+ * tco_pipeline_request_init leaves them: CPU node-hours, requests,
+ * ingress, NAT) on a pricing whose hot tier is free, so its 1,000 GB
+ * (nothing deduplicated or compressed) cost 0 to keep. Total 0: the
+ * shares are 0 (section 21), not 0 / 0. */
+static void test_zero_total(void **state)
+{
+    (void)state;
+    fixture f;
+    cluster(&f);
+    tco_pricing_free(f.p);
+    assert_int_equal(tco_pricing_new(&f.p, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(f.p, TCO_P_STORAGE_HOT_PER_GB_MONTH, 0, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(f.p, NULL), TCO_OK);
+    f.w[0] = workload(16, 1e21, 1);
+    tco_pipeline_request pq;
+    tco_pipeline_request_init(&pq);
+    pq.raw_bytes = 1e12;
+    pq.preprocess_cpu_node_hours_per_tb = 10;
+    tco_stage st = stage(TCO_STAGE_DATA_PIPELINE, "free data", f.w[0], TCO_STAGE_START, 0);
+    st.pipeline = &pq;
+    st.cpu_nodes = 1;
+    tco_stage_result res;
+    tco_programme g = run(&f, &st, 1, &res);
+    assert_true(g.total == 0 && res.total == 0 && res.share == 0);
+    for (size_t c = 0; c < tco_category_count(); c++)
+        assert_true(g.share[c] == 0);
+    assert_true(g.makespan_hours == 10 && g.store_gb == 1000);
+    assert_rel(g.store_growth_gb_per_month, 1000 / (10 / HOURS_PER_MONTH), 1e-15);
+    /* No preprocessing: the pipeline takes no time, M = 0, and the growth
+     * and utilisation over it are 0 (section 21), not x / 0; its 1,000 GB
+     * are stored all the same. */
+    pq.preprocess_cpu_node_hours_per_tb = 0;
+    g = run(&f, &st, 1, &res);
+    assert_true(g.makespan_hours == 0 && g.cluster_hours == 0 && g.total == 0);
+    assert_true(g.store_gb == 1000 && g.store_growth_gb_per_month == 0 && g.utilisation == 0);
+    fixture_free(&f);
+}
+
+/* Two stages at once beyond the cluster, after a data pipeline that holds
+ * none of it: the message names the other stage holding accelerators,
+ * not the pipeline that runs beside them. */
+static void test_overflow_names_a_holder(void **state)
+{
+    (void)state;
+    fixture f;
+    cluster(&f);
+    f.w[0] = workload(16, 1e21, 1);
+    tco_pipeline_request pq;
+    tco_pipeline_request_init(&pq);
+    pq.raw_bytes = 1e12;
+    pq.preprocess_cpu_node_hours_per_tb = 10;
+    tco_stage st[3] = { stage(TCO_STAGE_DATA_PIPELINE, "data", f.w[0], TCO_STAGE_START, 0),
+                        stage(TCO_STAGE_PRETRAINING, "pre", f.w[0], TCO_STAGE_START, 0),
+                        stage(TCO_STAGE_SUPERVISED_FINE_TUNING, "sft", f.w[0], TCO_STAGE_START, 0) };
+    st[0].pipeline = &pq;
+    st[0].cpu_nodes = 1;
+    refused(&f, st, 3, TCO_E_INCONSISTENT, "", "stages[2] (\"sft\") and stages[1] (\"pre\") hold 32 accelerators at hour 0");
+    fixture_free(&f);
+}
+
+/* TCO_STAGES_MAX stages, the most allowed, one after the other: each alone
+ * on the cluster pays its estimate, and the programme their sum. */
+static void test_most_stages(void **state)
+{
+    (void)state;
+    fixture f;
+    cluster(&f);
+    f.w[0] = workload(8, 1e19, 1);
+    static tco_stage st[TCO_STAGES_MAX];
+    static tco_stage_result res[TCO_STAGES_MAX];
+    for (int i = 0; i < TCO_STAGES_MAX; i++)
+        st[i] = stage(TCO_STAGE_SUPERVISED_FINE_TUNING, NULL, f.w[0], i ? i - 1 : TCO_STAGE_START, 0);
+    tco_programme g = run(&f, st, TCO_STAGES_MAX, res);
+    tco_estimate e = estimate(&f, f.w[0]);
+    assert_true(g.stages == TCO_STAGES_MAX && res[TCO_STAGES_MAX - 1].total == e.total);
+    assert_rel(g.total, TCO_STAGES_MAX * e.total, 1e-12);
+    fixture_free(&f);
+}
+
 /* Twenty stages, parallel and sequential, allocate nothing. */
 static void test_no_allocation(void **state)
 {
@@ -797,6 +878,9 @@ int main(void)
         cmocka_unit_test(test_sizes_and_names), cmocka_unit_test(test_no_allocation),
         cmocka_unit_test(test_pipeline_and_serving), cmocka_unit_test(test_story_errors),
         cmocka_unit_test(test_also_after), cmocka_unit_test(test_tiers),
+        cmocka_unit_test(test_zero_total),
+        cmocka_unit_test(test_overflow_names_a_holder),
+        cmocka_unit_test(test_most_stages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

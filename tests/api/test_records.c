@@ -624,6 +624,12 @@ static void test_csv_header_errors(void **state)
         { "start,,end,accelerators\n", TCO_E_TYPE, "", "column 2 of the header has no name" },
         { "\nstart,end,accel\"erators\n", TCO_E_TYPE, "", "line 2: the header row has a quote inside" },
         { "start,end,accelerators,tag.\xff\n", TCO_E_RANGE, "\"tag.\\xff\"", "is not UTF-8" },
+        /* a name of 40 bytes (TCO__SHOW_BYTES) is named as written; of 41,
+         * quoted and cut after 40 */
+        { "start,end,accelerators,abcdefghijabcdefghijabcdefghijabcdefghij\n", TCO_E_UNKNOWN_PARAM,
+          "abcdefghijabcdefghijabcdefghijabcdefghij", "column abcdefghijabcdefghijabcdefghijabcdefghij is not" },
+        { "start,end,accelerators,abcdefghijabcdefghijabcdefghijabcdefghijk\n", TCO_E_UNKNOWN_PARAM,
+          "\"abcdefghijabcdefghijabcdefghijabcdefghij...\"", "column \"abcdefghijabcdefghijabcdefghijabcdefghij...\"" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = tco_records_read_csv(&r, cases[i].text, strlen(cases[i].text), 0, &err);
@@ -940,6 +946,12 @@ static void test_sacct_corners(void **state)
     /* still running at 9999-12-31T23:00:00 for two hours: past 9999 */
     refused_once(s, "2|j|a|u|p|RUNNING|9999-12-31T23:00:00|Unknown|7200|gres/gpu=1\n", 1, TCO_E_RANGE,
                  "ElapsedRaw", "ElapsedRaw = 7200 runs past 9999");
+    /* for 3,599 s: to 9999-12-31T23:59:59, 253,402,300,799 s (test_csv_times),
+     * the last second allowed */
+    r = SACCT("2|j|a|u|p|RUNNING|9999-12-31T23:00:00|Unknown|3599|gres/gpu=1\n");
+    assert_int_equal(tco_records_count(r), 1);
+    assert_true(rec(r, 0)->end == 253402300799.0);
+    tco_records_free(r);
     /* A header of too few fields, or too many. */
     tco_error err = TCO_ERROR_INIT;
     const char *few = "JobID|JobName\n";
@@ -1078,6 +1090,17 @@ static void test_len_bytes_no_more(void **state)
     r = NULL;
     assert_int_equal(tco_records_read_csv(&r, text[2], strlen(text[2]) - 1, TCO_READ_STRICT, &err), TCO_E_TYPE);
     assert_non_null(strstr(err.message, "line 2: start = \"2026-11-01T00:00:00\" is not a time"));
+    /* a number's last digit, of its whole part or its fraction, or its
+     * point, at len */
+    const char *digits[] = { "start,end,accelerators\n0,0,15", "start,end,accelerators\n0,0,1.57",
+                             "start,end,accelerators\n0,0,2." };
+    const double want[] = { 1, 1.5, 2 };
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(tco_records_read_csv(&r, digits[i], strlen(digits[i]) - 1, TCO_READ_STRICT, &err), TCO_OK);
+        assert_true(rec(r, 0)->accelerators == want[i]);
+        tco_records_free(r);
+        r = NULL;
+    }
     /* the last line of a sacct text, after others, without its newline */
     const char *sacct = "1|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=1\n"
                         "2|j|a|u|p|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|gres/gpu=2,x";

@@ -200,6 +200,12 @@ static void test_allreduce_hand_worked(void **state)
     assert_rel(r.time_per_output_token, 0.029892746666666664, 1e-13);
     assert_true(r.utilisation == 1 && r.queue_wait_seconds == 0 && r.experts_read == 0);
     assert_true(r.weight_bytes_read == 2e10);
+    /* 162 allowed is not 162 reached: TPOT(162) = 0.005 + 162 (b + d + g)
+     * = 0.030047 s is past the target */
+    q.max_batch = 162;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.batch == 161 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
+    q.max_batch = 256;
     /* one accelerator has nothing to all-reduce: as without */
     q.tensor_parallel = 1;
     q.time_per_output_token = 0.05;
@@ -255,6 +261,11 @@ static void test_experts_hand_worked(void **state)
     assert_rel(r.min_time_per_output_token, 0.0007 + 9.0112e-5 + 0.01 / 200, 1e-11);
     assert_rel(r.time_per_output_token, 0.019955761462756235, 1e-12);
     assert_true(r.weight_bytes == 2e10); /* memory still holds every expert */
+    /* 77 allowed and reached: the search climbs from below (the first
+     * guess reads every expert) to max_batch itself */
+    q.max_batch = 77;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.batch == 77 && r.batch_limit == TCO_SERVE_LIMIT_MAX_BATCH);
     /* one token reaches exactly k experts: the step reads params_active */
     q.max_batch = 1;
     assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
@@ -328,6 +339,45 @@ static void test_queue_hand_worked(void **state)
         last = r.peak_accelerators;
         last_load = r.utilisation;
     }
+    scen_free(&s);
+}
+
+/* The load at the bound itself, and to the last bit. With max_batch 1
+ * (M/M/1) a request waits whenever the slot is busy, so P(W > 0) =
+ * C(1, rho) = rho (Erlang B's one step: B = rho / (1 + rho), C = B / (1 -
+ * rho (1 - B)) = rho). With time_to_first_token = prefill the wait may
+ * take t = 0 s. At q = 0.5 the highest load with rho <= 0.5 is 0.5
+ * itself, where the bound holds with equality (and the formula gives 0.5
+ * exactly in doubles); the wait there is 0. At q = 0.99999 the load is
+ * about 1e-5, and "to the last bit" means the next double up breaks the
+ * bound, each side evaluated by the formula above. */
+static double mm1_wait_beyond_0(double rho)
+{
+    double b = rho / (1 + rho);
+    return b / (1 - rho * (1 - b));
+}
+
+static void test_queue_at_the_bound(void **state)
+{
+    (void)state;
+    scen s;
+    hand_scen(&s);
+    const double rate[] = { 1 };
+    tco_serve_request q;
+    hand_request(&q, rate, 1);
+    q.max_batch = 1;
+    tco_serving r = { .size = sizeof r };
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    q.time_to_first_token = r.prefill_seconds;
+    q.queue_percentile = 0.5;
+    assert_true(mm1_wait_beyond_0(0.5) == 0.5);
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    assert_true(r.utilisation == 0.5 && r.queue_wait_seconds == 0);
+    q.queue_percentile = 0.99999;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, NULL), TCO_OK);
+    double rho = r.utilisation, beyond = 1 - 0.99999;
+    assert_rel(rho, 1e-5, 1e-9);
+    assert_true(mm1_wait_beyond_0(rho) <= beyond && mm1_wait_beyond_0(nextafter(rho, 1)) > beyond);
     scen_free(&s);
 }
 
@@ -548,6 +598,83 @@ static void test_latency_and_memory_bounds(void **state)
     scen_free(&s);
 }
 
+/* Each bound met exactly, from the hand-worked replica's figures (KV of a
+ * request at its end 163,840 x 1,200 = 196,608,000 B, weights 2e10 B):
+ *   memory_share 0.2029: 100e9 x 0.2029 - 2e10 = 2.9e8 B holds 1.475
+ *   requests, one: the least replica of its own choosing is 1 wide, at
+ *   batch 1 (memory bound);
+ *   memory_share 0.201: 1e8 B holds none; the least replica holding the
+ *   weights and one request is ceil(2.0196608e10 / 2.01e10) = 2;
+ *   a prompt of 10 and 500 output tokens at 20 ms a token: mean context
+ *   260, b = 163,840 x 260 / 2e12 = 2.12992e-5 s, the prompt takes the
+ *   weights' read, a = 0.01 s, so d = 0.01 / 500 = 2e-5 s; TPOT(B) = 0.01
+ *   + B (b + d): 0.0199944 at 242, 0.0200357 at 243 (compute, c x B, is
+ *   below it). With max_batch 243 the batch is 242, bound by latency,
+ *   not the 243 allowed. */
+static void test_bounds_exactly(void **state)
+{
+    (void)state;
+    scen s;
+    hand_scen(&s);
+    const double rate[] = { 1 };
+    tco_serve_request q;
+    hand_request(&q, rate, 1);
+    tco_serving r = { .size = sizeof r };
+    tco_error err = TCO_ERROR_INIT;
+    q.tensor_parallel = 0;
+    q.memory_share = 0.2029;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_true(r.tensor_parallel == 1 && r.max_batch_memory == 1 && r.batch == 1);
+    assert_true(r.batch_limit == TCO_SERVE_LIMIT_MEMORY);
+
+    q.tensor_parallel = 1;
+    q.memory_share = 0.201;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_E_INCONSISTENT);
+    assert_string_equal(err.param_name, "request.tensor_parallel");
+    const char *tail = "of at least 2";
+    size_t len = strlen(err.message);
+    assert_true(len > strlen(tail) && strcmp(err.message + len - strlen(tail), tail) == 0);
+
+    hand_request(&q, rate, 1);
+    q.prompt_tokens = 10;
+    q.output_tokens = 500;
+    q.time_per_output_token = 0.02;
+    q.max_batch = 243;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_true(r.batch == 242 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
+    assert_rel(r.time_per_output_token, 0.01 + 242 * (2.12992e-5 + 2e-5), 1e-12);
+    /* memory (90e9 - 2e10) / (163,840 x 510) = 837.7 holds 837 and
+     * max_batch allows as many: the bound is the memory's */
+    q.time_per_output_token = 1;
+    q.max_batch = 837;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_true(r.batch == 837 && r.max_batch_memory == 837 && r.batch_limit == TCO_SERVE_LIMIT_MEMORY);
+    q.time_per_output_token = 0.02;
+    /* The same bound on the compute side: 1% of the peak, 1e13 FLOP/s, a
+     * prompt of 1 token, 200 ms a token. c = (2 x 10e9 + 2 x 40 x 4,096 x
+     * 251) / 1e13 = 2.008224768e-3 s a sequence, d = 0.01 / 500 = 2e-5:
+     * TPOT(B) = B (c + d), 0.198766 at 98, 0.200794 at 99. */
+    q.prompt_tokens = 1;
+    q.flops_share = 0.01;
+    q.time_per_output_token = 0.2;
+    q.max_batch = 99;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_true(r.batch == 98 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
+    assert_rel(r.time_per_output_token, 98 * (2.008224768e-3 + 2e-5), 1e-12);
+    /* And with the all-reduces of a replica of 2 (g = 655,360 / 450e9 =
+     * 1.4563556e-6 s a token, test_allreduce_hand_worked): 2e13 FLOP/s,
+     * c = 1.004112384e-3, the prompt 2e10 / 4e12 + g = 0.0050014564 s, d
+     * = 1.0002913e-5; TPOT(B) = B (c + d + g) = B x 1.0155717e-3, 0.199052
+     * at 196, 0.200068 at 197. */
+    q.tensor_parallel = 2;
+    q.tensor_parallel_allreduce = 1;
+    q.max_batch = 197;
+    assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_OK);
+    assert_true(r.batch == 196 && r.batch_limit == TCO_SERVE_LIMIT_LATENCY);
+    assert_rel(r.time_per_output_token, 196 * (1.004112384e-3 + 0.0050014563555555556 / 500 + 655360 / 450e9), 1e-12);
+    scen_free(&s);
+}
+
 static void expect_field(tco_serve_request *q, const scen *s, int code, const char *name)
 {
     tco_serving r, before;
@@ -590,7 +717,7 @@ static void test_bad_request_fields(void **state)
         { F(flops_share), { NAN, INFINITY, -0.5, 0, 1.01, 1e9 }, { -3, -3, -2, -2, -2, -2 } },
         { F(bandwidth_share), { NAN, INFINITY, -0.5, 0, 1.01, 1e9 }, { -3, -3, -2, -2, -2, -2 } },
         { F(memory_share), { NAN, INFINITY, -0.5, 0, 1.01, 1e9 }, { -3, -3, -2, -2, -2, -2 } },
-        { F(max_batch), { NAN, INFINITY, -1, 0.5, 2.5, 1e8 }, { -3, -3, -2, -2, -2, -2 } },
+        { F(max_batch), { NAN, INFINITY, -1, 0.5, 2.5, 1e7 + 1 }, { -3, -3, -2, -2, -2, -2 } },
         { F(memory_bandwidth_bytes_per_s), { NAN, INFINITY, -1, 10, 1e16, 1e300 }, { -3, -3, -2, -2, -2, -2 } },
 #undef F
     };
@@ -675,6 +802,32 @@ static void test_bad_series_and_sizes(void **state)
     assert_non_null(strstr(err.message, "request.rate[1] = -2"));
     hand_request(&q, inf, 1);
     assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_E_NOT_FINITE);
+    /* all of the demand interruptible, on spot at 1 (elastic 1.38 with
+     * its overhead, below the reserved 2.5): the split reserves nothing
+     * (exceedance 1), no baseline is selected, and the pass alone finds
+     * the bad point */
+    tco_workload *spot;
+    tco_pricing *cheap;
+    assert_int_equal(tco_workload_clone(&spot, s.w, NULL), TCO_OK);
+    assert_int_equal(tco_workload_set(spot, TCO_P_INTERRUPTIBLE_SHARE, 1, NULL), TCO_OK);
+    assert_int_equal(tco_workload_freeze(spot, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_new(&cheap, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(cheap, TCO_P_RESERVED_PER_ACCEL_HOUR, 2.5, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(cheap, TCO_P_ON_DEMAND_PER_ACCEL_HOUR, 4, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_set(cheap, TCO_P_SPOT_PER_ACCEL_HOUR, 1, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(cheap, NULL), TCO_OK);
+    tco_split sp1 = { .size = sizeof sp1 };
+    hand_request(&q, ok, 2);
+    assert_int_equal(tco_serving_compute(&r, &sp1, NULL, 0, &q, s.t, spot, cheap, &err), TCO_OK);
+    assert_true(sp1.target_exceedance == 1 && sp1.baseline == 0);
+    hand_request(&q, neg, 2);
+    assert_int_equal(tco_serving_compute(&r, NULL, NULL, 0, &q, s.t, spot, cheap, &err), TCO_E_RANGE);
+    assert_non_null(strstr(err.message, "request.rate[1] = -2"));
+    hand_request(&q, nan_in, 3);
+    assert_int_equal(tco_serving_compute(&r, NULL, NULL, 0, &q, s.t, spot, cheap, &err), TCO_E_NOT_FINITE);
+    assert_non_null(strstr(err.message, "request.rate[1]"));
+    tco_workload_free(spot);
+    tco_pricing_free(cheap);
     /* 1e300 requests a second need 7e298 accelerators: refused, not a number */
     hand_request(&q, huge, 1);
     assert_int_equal(serve(&r, NULL, NULL, 0, &q, &s, &err), TCO_E_RANGE);
@@ -851,6 +1004,8 @@ int main(void)
         cmocka_unit_test(test_allreduce_hand_worked),
         cmocka_unit_test(test_experts_hand_worked),
         cmocka_unit_test(test_queue_hand_worked),
+        cmocka_unit_test(test_queue_at_the_bound),
+        cmocka_unit_test(test_bounds_exactly),
         cmocka_unit_test(test_auto_tensor_parallel),
         cmocka_unit_test(test_published_palm),
         cmocka_unit_test(test_latency_and_memory_bounds),

@@ -203,6 +203,19 @@ static void test_pools_lifecycle(void **state)
     assert_int_equal(big.p.free_accelerators, 64);
     for (int i = 0; i < 4; i++)
         assert_true(big.later[i] == 0);
+    /* OUTPUT_MAX_SIZE itself, the largest an output may declare, is
+     * filled; a word more is refused */
+    static union {
+        tco_pool p;
+        char bytes[OUTPUT_MAX_SIZE + sizeof(double)];
+    } most;
+    memset(&most, 0xff, sizeof most);
+    most.p.size = OUTPUT_MAX_SIZE;
+    assert_int_equal(tco_pools_get(&most.p, s, 0, &err), TCO_OK);
+    assert_true(most.p.free_accelerators == 64 && most.bytes[OUTPUT_MAX_SIZE - 1] == 0);
+    assert_true(most.bytes[OUTPUT_MAX_SIZE] == (char)0xff);
+    most.p.size = OUTPUT_MAX_SIZE + sizeof(double);
+    assert_int_equal(tco_pools_get(&most.p, s, 0, &err), TCO_E_SIZE);
 
     /* frozen: immutable; freezing twice is fine */
     assert_int_equal(tco_pools_freeze(s, &err), TCO_OK);
@@ -290,6 +303,23 @@ static void test_pool_validation(void **state)
     tco_pool edge[] = { pool_of(0, 1, 0, 0, 0, 0, 0, 0), pool_of(2, 72, 10000000, INT32_MAX, INT32_MAX, INT32_MAX, 1e5, 10) };
     for (int i = 0; i < 2; i++)
         assert_int_equal(tco_pools_add(s, &edge[i], NULL, &err), TCO_OK);
+    /* a pool struct of 1,024 bytes (the most an input struct may declare)
+     * with a zero tail is read as the plain one; one of 65,536, past it, is
+     * refused as an input's size */
+    static union {
+        tco_pool p;
+        char bytes[65536];
+    } most;
+    memset(&most, 0, sizeof most);
+    most.p = pool_of(0, 8, 8, 0, 0, 0, 1, 0);
+    most.p.size = 1024;
+    int32_t id = -1;
+    assert_int_equal(tco_pools_add(s, &most.p, &id, &err), TCO_OK);
+    assert_int_equal(id, 2);
+    most.p.size = 65536;
+    assert_int_equal(tco_pools_add(s, &most.p, NULL, &err), TCO_E_SIZE);
+    assert_string_equal(err.param_name, "pool.size");
+    msg_has(&err, "pool.size = 65536 is past 1024");
     tco_pools_free(s);
 }
 
@@ -311,6 +341,16 @@ static void test_pools_nesting(void **state)
     p.size = sizeof p;
     assert_int_equal(tco_pools_get(&p, s, 0, NULL), TCO_OK); /* still usable, still unfrozen */
     assert_int_equal(tco_pools_add(s, &racks[0], NULL, NULL), TCO_OK);
+    tco_pools_free(s);
+    /* the same, pool 1 in another rack of zone 1 between the two: ordered
+     * by zone alone the two pools of rack 5 would not be neighbours */
+    tco_pool apart[] = { pool_of(0, 8, 8, 5, 1, 0, 1, 0), pool_of(0, 8, 8, 6, 1, 0, 1, 0),
+                         pool_of(0, 8, 8, 5, 2, 0, 1, 0) };
+    assert_int_equal(tco_pools_new(&s, NULL), TCO_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(tco_pools_add(s, &apart[i], NULL, NULL), TCO_OK);
+    assert_int_equal(tco_pools_freeze(s, &err), TCO_E_INCONSISTENT);
+    msg_has(&err, "pool 2 puts rack 5 in zone 2, but pool 0 puts it in zone 1");
     tco_pools_free(s);
 
     /* zone 1 in regions 0 and 9 (racks all different) */
