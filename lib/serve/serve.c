@@ -462,7 +462,7 @@ int tco_serving_compute(tco_serving *out, tco_split *split, double *needed, size
         if (rc == TCO_E_NOMEM)
             return tco__fail(err, rc, "no memory to select the baseline among %zu values", n);
         if (rc)
-            return tco__series_check(x, n, "request.rate", err);
+            return tco__series_fail(x, n, "request.rate", err);
         b = tp * ceil(kth / mu);
     }
 
