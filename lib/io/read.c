@@ -134,8 +134,8 @@ static int next(rd *r, item *it)
 static int map_head(rd *r, const item *it)
 {
     if (it->u > (r->len - r->pos) / 2)
-        return failf(r, TCO_E_TYPE, -1, NULL, "truncated: the map at byte %zu declares %llu entries but %zu bytes follow",
-                     it->at, (unsigned long long)it->u, r->len - r->pos);
+        return failf(r, TCO_E_TYPE, -1, NULL, "truncated: the map at byte %zu declares %llu entries but %zu byte%s",
+                     it->at, (unsigned long long)it->u, r->len - r->pos, r->len - r->pos == 1 ? " follows" : "s follow");
     return TCO_OK;
 }
 
@@ -413,7 +413,8 @@ static int start(rd *r, const uint8_t *buf, size_t len, int scenario, tco_error 
 static int finish(rd *r)
 {
     if (r->pos != r->len)
-        return failf(r, TCO_E_TYPE, -1, NULL, "%zu bytes follow the end of the map at byte %zu", r->len - r->pos, r->pos);
+        return failf(r, TCO_E_TYPE, -1, NULL, "%zu byte%s the end of the map at byte %zu", r->len - r->pos,
+                     r->len - r->pos == 1 ? " follows" : "s follow", r->pos);
     return TCO_OK;
 }
 

@@ -300,6 +300,14 @@ static void test_truncated(void **state)
     assert_int_equal(tco_topology_load_cbor(&t, trailing, sizeof trailing, &err), TCO_E_TYPE);
     assert_non_null(strstr(err.message, "2 bytes follow the end of the map at byte 6"));
     assert_null(t);
+    /* one byte in the singular: {"pue": 1} and one more; a map of 2
+     * entries, at least 4 bytes, with one byte after its head */
+    assert_int_equal(tco_topology_load_cbor(&t, trailing, 7, &err), TCO_E_TYPE);
+    assert_string_equal(err.message, "1 byte follows the end of the map at byte 6");
+    const uint8_t one_left[] = { 0xa2, 0x00 };
+    assert_int_equal(tco_topology_load_cbor(&t, one_left, sizeof one_left, &err), TCO_E_TYPE);
+    assert_non_null(strstr(err.message, "the map at byte 0 declares 2 entries but 1 byte follows"));
+    assert_null(t);
     /* without an error struct (tco.h: err may be NULL) the same code */
     assert_int_equal(tco_topology_load_cbor(&t, no_value, sizeof no_value, NULL), TCO_E_TYPE);
     tco_workload *w = NULL;

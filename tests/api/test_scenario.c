@@ -686,7 +686,7 @@ static void test_truncated(void **state)
     buf[n] = 0x00;
     cb c = { .n = 0 };
     cb_bytes(&c, buf, n + 1);
-    expect_error(0, &c, TCO_E_TYPE, "follow the end");
+    expect_error(0, &c, TCO_E_TYPE, "1 byte follows the end");
     scen_free(&s);
 }
 
