@@ -93,8 +93,9 @@ int tco_pools_add(tco_pools *pools, const tco_pool *pool, int32_t *id, tco_error
     if (pools->frozen)
         return tco__fail(err, TCO_E_FROZEN,
                          "the pools are frozen: no pool can be added (build a new pools handle)");
-    if (pool->size < POOL_V1_SIZE || pool->size > OUTPUT_MAX_SIZE)
-        return tco__output_size_fail(err, "tco_pool", pool->size, POOL_V1_SIZE);
+    if (pool->size < POOL_V1_SIZE) /* an input: the bound above is INPUT_MAX_SIZE, checked next */
+        return tco__fail_named(err, TCO_E_SIZE, "pool.size", "pool.size = %zu is below %zu: set it to sizeof(tco_pool)",
+                               pool->size, POOL_V1_SIZE);
     int rc = input_size_check(pool, pool->size, sizeof *pool, "pool", err);
     if (rc || (rc = pool_check(pool, err)))
         return rc;

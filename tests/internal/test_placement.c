@@ -298,7 +298,9 @@ static void test_pool_validation(void **state)
     p.size = sizeof p - 8;
     tco_error err = TCO_ERROR_INIT;
     assert_int_equal(tco_pools_add(s, &p, NULL, &err), TCO_E_SIZE);
-    msg_has(&err, "tco_pool.size");
+    assert_string_equal(err.param_name, "pool.size");
+    msg_has(&err, "is below");
+    msg_has(&err, "set it to sizeof(tco_pool)");
     /* the bounds themselves are allowed */
     tco_pool edge[] = { pool_of(0, 1, 0, 0, 0, 0, 0, 0), pool_of(2, 72, 10000000, INT32_MAX, INT32_MAX, INT32_MAX, 1e5, 10) };
     for (int i = 0; i < 2; i++)
@@ -1831,9 +1833,9 @@ static void test_pools_edges(void **state)
     tco_error err = TCO_ERROR_INIT;
     assert_int_equal(tco_pools_new(&s, NULL), TCO_OK);
     tco_pool p = pool_of(0, 8, 8, 0, 0, 0, 1, 0);
-    p.size = (size_t)OUTPUT_MAX_SIZE + sizeof(double);
+    p.size = (size_t)OUTPUT_MAX_SIZE + sizeof(double); /* an input's bound is 1,024, not an output's */
     assert_int_equal(tco_pools_add(s, &p, NULL, &err), TCO_E_SIZE);
-    msg_has(&err, "tco_pool.size");
+    msg_has(&err, "pool.size = 65544 is past 1024");
     assert_int_equal(tco_pools_count(s), 0);
     tco_pool mixed[] = { pool_of(0, 8, 8, 7, 1, 0, 1, 0), pool_of(0, 8, 8, 9, 2, 0, 1, 0),
                          pool_of(0, 8, 8, 7, 0, 0, 1, 0), pool_of(0, 8, 8, 7, 0, 0, 1, 0) };
