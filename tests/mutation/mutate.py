@@ -186,7 +186,7 @@ def main():
             ap.error(f"no such file or folder: {f!r}" + (f" (in --mutant {named[0]!r})" if named else ""))
         if os.path.isdir(full):
             for d, _, names in sorted(os.walk(full)):
-                sources += [os.path.relpath(os.path.join(d, n), ROOT) for n in sorted(names) if n.endswith(".c")]
+                sources += [os.path.relpath(os.path.join(d, n), ROOT) for n in sorted(names) if n.endswith((".c", ".h"))]
         else:
             sources.append(f)
     lines = {p: open(os.path.join(ROOT, p)).read().split("\n") for p in sources}
