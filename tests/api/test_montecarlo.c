@@ -712,6 +712,12 @@ static void test_summarise_near_dbl_max(void **state)
     assert_true(fabs(s.p5 / (-0.54 * M) - 1) < rel && fabs(s.p95 / (0.54 * M) - 1) < rel && s.p50 == 0);
     s = summarise(c, 2, 1);
     assert_true(fabs(s.mean / (0.75 * M) - 1) < rel && fabs(s.sd / (M / (2 * sqrt(2))) - 1) < rel);
+    /* the halves are for spans past DBL_MAX only: halving a subnormal is
+     * not exact. With u = 2^-1074, {u, 7u}: p10 = u + 6u x 0.1 = 1.6u,
+     * rounded to 2u; in halves it would be 2 (0 + 4u x 0.1 -> 0) = 0 */
+    const double u = 0x1p-1074, e[2] = { u, 7 * u };
+    s = summarise(e, 2, 1);
+    assert_true(s.p10 == 2 * u);
     const double d[2] = { M, -M };
     s.mean = -1;
     tco_error err = TCO_ERROR_INIT;
