@@ -721,6 +721,9 @@ static void test_facility(void **state)
     assert_int_equal(tco_pricing_freeze(p, &err), TCO_E_INCONSISTENT);
     assert_int_equal(err.param, TCO_P_FACILITY_LIFE_YEARS);
     assert_non_null(strstr(err.message, "depreciation_years = 4"));
+    /* a building of the IT's own life is allowed: it does not die before */
+    assert_int_equal(tco_pricing_set(p, TCO_P_FACILITY_LIFE_YEARS, 4, NULL), TCO_OK);
+    assert_int_equal(tco_pricing_freeze(p, &err), TCO_OK);
     tco_pricing_free(p);
 }
 

@@ -474,6 +474,19 @@ static void test_auto_tensor_parallel(void **state)
     assert_int_equal(tco_workload_freeze(w8, NULL), TCO_OK);
     assert_int_equal(tco_serving_compute(&r, NULL, NULL, 0, &q, s.t, w8, s.p, &err), TCO_OK);
     assert_true(r.tensor_parallel == 1 && r.weight_bytes == 70e9);
+    /* an A100 has no FP8 peak (A100 datasheet: BF16 312 TFLOP/s dense, no
+     * FP8): serving in FP8 on it is refused naming the precision, and
+     * nothing is written */
+    tco_topology *a100;
+    assert_int_equal(tco_topology_clone(&a100, s.t, NULL), TCO_OK);
+    assert_int_equal(tco_topology_set_text(a100, TCO_P_ACCELERATOR_MODEL, "A100-SXM-80GB", NULL), TCO_OK);
+    assert_int_equal(tco_topology_freeze(a100, NULL), TCO_OK);
+    r.batch = -1;
+    assert_int_equal(tco_serving_compute(&r, NULL, NULL, 0, &q, a100, w8, s.p, &err), TCO_E_INCONSISTENT);
+    assert_int_equal(err.param, TCO_P_PRECISION);
+    assert_non_null(strstr(err.message, "has no FP8 peak"));
+    assert_true(r.batch == -1);
+    tco_topology_free(a100);
     tco_workload_free(w8);
     scen_free(&s);
 }
