@@ -1,7 +1,7 @@
 /* The chunk kernel of placement pricing for one lane width: not compiled
  * on its own but included by placement.c once for each width, with LANES
  * (1, 2 or 4) and W(name), the name with the width's suffix, defined
- * first (a source, not a header, so that the mutation tests change it).
+ * first (a source, not a header: it holds the bodies, not declarations).
  * One body, so that every width does the same IEEE operations in the same
  * order in each lane and gives the same bits: the single form runs one
  * lane, the batch two (SSE2, any x86-64) or four (AVX2, where the
