@@ -514,7 +514,7 @@ int tco_attribution_part_load(tco_attribution_part **out, const uint8_t *buf, si
     }
     if (r.at != len) {
         size_t more = len - r.at;
-        rc = BAD("part: %zu byte%s the part", more, more == 1 ? " follows" : "s follow");
+        rc = BAD("part: %zu byte%s the part", more, tco__bytes_follow(more));
         goto done;
     }
     part->group = tb.g;

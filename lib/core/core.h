@@ -348,6 +348,13 @@ static inline int divides(double d, double a)
 #define TCO__SHOW_MAX (4 * TCO__SHOW_BYTES + 8)
 void tco__show(char *buf, size_t cap, const char *s, size_t n);
 
+/* " follows" or "s follow": "1 byte follows", "2 bytes follow" in a
+ * message counting trailing bytes. */
+static inline const char *tco__bytes_follow(size_t n)
+{
+    return n == 1 ? " follows" : "s follow";
+}
+
 /* The largest size an input struct may declare: past it the size field is
  * garbage rather than a newer version's (doc/api.md). */
 #define INPUT_MAX_SIZE 1024

@@ -1028,18 +1028,16 @@ int tco_monte_carlo(tco_summary *summaries, size_t summary_size, double *correla
         task[c].correlation = staged; /* correlation is written once nothing can fail */
     }
     run_all(run_summaries, task, sizeof *task, T);
+    const char *name[SERIES_MAX]; /* for a failure's message */
+    series_list(NULL, name);
     for (size_t s = 0; s < S; s++)
         if (bad[s] < n) {
-            const char *name[SERIES_MAX];
-            series_list(NULL, name);
             rc = tco__fail(err, TCO_E_NOT_FINITE, "Monte Carlo sample %zu: %s = %g is not finite", bad[s], name[s],
                            buf[s * n + bad[s]]);
             goto out;
         }
     for (size_t s = 0; s < S; s++)
         if (!isfinite(summary[s].sd)) {
-            const char *name[SERIES_MAX];
-            series_list(NULL, name);
             rc = tco__fail(err, TCO_E_RANGE, "Monte Carlo %s: its standard deviation passes %g", name[s], DBL_MAX);
             goto out;
         }

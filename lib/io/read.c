@@ -135,7 +135,7 @@ static int map_head(rd *r, const item *it)
 {
     if (it->u > (r->len - r->pos) / 2)
         return failf(r, TCO_E_TYPE, -1, NULL, "truncated: the map at byte %zu declares %llu entries but %zu byte%s",
-                     it->at, (unsigned long long)it->u, r->len - r->pos, r->len - r->pos == 1 ? " follows" : "s follow");
+                     it->at, (unsigned long long)it->u, r->len - r->pos, tco__bytes_follow(r->len - r->pos));
     return TCO_OK;
 }
 
@@ -414,7 +414,7 @@ static int finish(rd *r)
 {
     if (r->pos != r->len)
         return failf(r, TCO_E_TYPE, -1, NULL, "%zu byte%s the end of the map at byte %zu", r->len - r->pos,
-                     r->len - r->pos == 1 ? " follows" : "s follow", r->pos);
+                     tco__bytes_follow(r->len - r->pos), r->pos);
     return TCO_OK;
 }
 
